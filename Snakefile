@@ -1,0 +1,21 @@
+# pu_lib workflow: datasets -> PU label sets -> fit_eval (Dask) -> aggregate -> tables.
+# Thin on purpose: all logic lives in pu_lib; rules live in workflow/rules/.
+from snakemake.utils import min_version
+
+min_version("9.0")
+
+
+configfile: "config/config.yaml"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+include: "workflow/rules/labels.smk"
+include: "workflow/rules/fit.smk"
+include: "workflow/rules/report.smk"
+
+
+rule all:
+    input:
+        all_outputs(),
+    default_target: True

@@ -1,0 +1,74 @@
+"""Shared input validation for PU estimators and mechanisms.
+
+Errors are ``ValueError`` naming the argument and the problem.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False) -> np.ndarray:
+    """Validate a 2-D finite numeric feature matrix; returns an ndarray (no copy if possible)."""
+    if hasattr(X, "to_numpy"):
+        X = X.to_numpy()
+    X = np.asarray(X)
+    if X.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {X.shape}")
+    if X.shape[0] == 0:
+        raise ValueError(f"{name} has no rows")
+    if X.shape[1] == 0:
+        raise ValueError(f"{name} has no columns")
+    if not np.issubdtype(X.dtype, np.number) and X.dtype != bool:
+        raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
+    if dtype is not None and X.dtype != dtype:
+        X = X.astype(dtype)
+    if not allow_nan and not np.all(np.isfinite(X)):
+        bad = int(np.sum(~np.isfinite(X)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s); impute or drop them first")
+    return X
+
+
+def check_binary(v, name: str, n: int | None = None) -> np.ndarray:
+    """Validate a 1-D vector of 0/1 (or bool, or -1/+1 not allowed) labels; returns int8 array."""
+    v = np.asarray(v)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v.ravel()
+    if v.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
+    if n is not None and v.shape[0] != n:
+        raise ValueError(f"{name} has {v.shape[0]} entries but X has {n} rows")
+    if v.dtype == bool:
+        return v.astype(np.int8)
+    if not np.issubdtype(v.dtype, np.number):
+        raise ValueError(f"{name} must hold 0/1 values, got dtype {v.dtype}")
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    uniq = np.unique(v)
+    if not np.all(np.isin(uniq, (0, 1))):
+        raise ValueError(f"{name} must hold only 0 and 1, found values {uniq[:10].tolist()}")
+    return v.astype(np.int8)
+
+
+def check_X_s(X, s, dtype=np.float64):
+    """Validate PU training data: finite 2-D X and 0/1 ``s`` with at least one labeled
+    positive and at least one unlabeled example."""
+    X = check_X(X, dtype=dtype)
+    s = check_binary(s, "s", n=X.shape[0])
+    n_lab = int(s.sum())
+    if n_lab == 0:
+        raise ValueError("s has no labeled positives (no s == 1); PU learning needs at least one")
+    if n_lab == s.shape[0]:
+        raise ValueError("s has no unlabeled examples (all s == 1); PU learning needs unlabeled data")
+    return X, s
+
+
+def check_prior(prior, name: str = "prior") -> float:
+    """Validate a class prior in the open interval (0, 1)."""
+    try:
+        p = float(prior)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number in (0, 1), got {prior!r}") from None
+    if not (0.0 < p < 1.0) or not np.isfinite(p):
+        raise ValueError(f"{name} must lie in the open interval (0, 1), got {prior!r}")
+    return p

@@ -1,0 +1,279 @@
+"""Workflow configuration: JSON-schema validation with defaults, semantic checks,
+and the derived grid (experiments x datasets x label settings x methods).
+
+Every error is a :class:`ConfigError` (a ``ValueError``) whose message starts with the
+YAML path of the offending field, e.g. ``experiments.quick.settings[0].c``.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+SYNTHETIC_SEED_NOTE = (
+    "synthetic datasets are generated with seed = repetition index (the PULSNAR paper uses seeds 0-39)"
+)
+
+
+class ConfigError(ValueError):
+    """Invalid workflow configuration; the message names the YAML path of the field."""
+
+
+def _fmt_path(parts) -> str:
+    out = ""
+    for p in parts:
+        if isinstance(p, int):
+            out += f"[{p}]"
+        else:
+            out += ("." if out else "") + str(p)
+    return out or "<root>"
+
+
+def _load_schema(schema) -> dict:
+    if isinstance(schema, dict):
+        return schema
+    import yaml
+
+    with open(schema, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def _fill_defaults(instance, schema):
+    """Fill ``default`` values of object properties, recursively, in place."""
+    if not isinstance(schema, dict):
+        return
+    if isinstance(instance, dict):
+        for key, sub in schema.get("properties", {}).items():
+            if key not in instance and isinstance(sub, dict) and "default" in sub:
+                instance[key] = copy.deepcopy(sub["default"])
+            if key in instance:
+                _fill_defaults(instance[key], sub)
+        addl = schema.get("additionalProperties")
+        if isinstance(addl, dict):
+            for key, val in instance.items():
+                if key not in schema.get("properties", {}):
+                    _fill_defaults(val, addl)
+    elif isinstance(instance, list) and isinstance(schema.get("items"), dict):
+        for item in instance:
+            _fill_defaults(item, schema["items"])
+    for alt in schema.get("oneOf", []):
+        if isinstance(alt, dict) and alt.get("type") == "object" and isinstance(instance, dict):
+            _fill_defaults(instance, alt)
+
+
+def validate_config(config: dict, schema) -> dict:
+    """Validate ``config`` against ``schema`` (path or dict), fill defaults and run the
+    semantic checks. Returns a new, completed config dict; raises :class:`ConfigError`."""
+    import jsonschema
+
+    schema = _load_schema(schema)
+    config = copy.deepcopy(dict(config))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
+    if errors:
+        lines = []
+        for err in errors:
+            # descend into oneOf failures to report the most specific message
+            best = jsonschema.exceptions.best_match([err])
+            lines.append(f"{_fmt_path(best.absolute_path)}: {best.message}")
+        raise ConfigError("invalid config:\n  " + "\n  ".join(dict.fromkeys(lines)))
+    _fill_defaults(config, schema)
+    _semantic_checks(config)
+    return config
+
+
+def _semantic_checks(config: dict) -> None:
+    from pu_lib.datasets import get_spec, list_datasets
+    from pu_lib.labeling import validate_mechanism_params
+    from pu_lib.methods import check_method_spec
+
+    known = set(list_datasets())
+    for mname, mspec in config["methods"].items():
+        try:
+            check_method_spec(mspec)
+        except ValueError as exc:
+            raise ConfigError(f"methods.{mname}: {exc}") from None
+    for ename, exp in config["experiments"].items():
+        base = f"experiments.{ename}"
+        ids = set()
+        for i, d in enumerate(exp["datasets"]):
+            entry = normalise_dataset_entry(d)
+            if entry["name"] not in known:
+                import difflib
+
+                close = difflib.get_close_matches(entry["name"], sorted(known), n=3)
+                hint = f" (did you mean {', '.join(close)}?)" if close else ""
+                raise ConfigError(f"{base}.datasets[{i}]: unknown dataset {entry['name']!r}{hint}")
+            spec = get_spec(entry["name"])
+            positives = spec.get("positive", {})
+            if spec.get("kind") != "synthetic" and entry["positive"] not in positives:
+                raise ConfigError(
+                    f"{base}.datasets[{i}].positive: dataset {entry['name']!r} has no positive-class "
+                    f"definition {entry['positive']!r}; known: {sorted(positives)}"
+                )
+            if entry["params"] and spec.get("kind") != "synthetic":
+                raise ConfigError(
+                    f"{base}.datasets[{i}].params: only synthetic datasets take params, "
+                    f"{entry['name']!r} is {spec.get('kind')!r}"
+                )
+            if entry["params"]:
+                frac = entry["params"].get("frac")
+                if frac is not None and not (0 <= float(frac) < 1):
+                    raise ConfigError(f"{base}.datasets[{i}].params.frac: must lie in [0, 1), got {frac}")
+            if entry["id"] in ids:
+                raise ConfigError(f"{base}.datasets[{i}]: duplicate dataset id {entry['id']!r}")
+            ids.add(entry["id"])
+        sids = set()
+        for i, st in enumerate(exp["settings"]):
+            params = {k: v for k, v in st.items() if k not in ("mechanism", "id")}
+            try:
+                validate_mechanism_params(st["mechanism"], params)
+            except ValueError as exc:
+                raise ConfigError(f"{base}.settings[{i}]: {exc}") from None
+            sid = setting_id(st)
+            if sid in sids:
+                raise ConfigError(f"{base}.settings[{i}]: duplicate setting id {sid!r}")
+            sids.add(sid)
+        for i, m in enumerate(exp["methods"]):
+            if m not in config["methods"]:
+                raise ConfigError(
+                    f"{base}.methods[{i}]: unknown method {m!r}; define it under 'methods' "
+                    f"(defined: {sorted(config['methods'])})"
+                )
+        split = exp["split"]
+        if split["evaluate_on"] == "test" and split["test_size"] == 0:
+            raise ConfigError(f"{base}.split.test_size: is 0 but evaluate_on is 'test'; use evaluate_on: unlabeled")
+        if split["test_size"] + split["val_size"] >= 1:
+            raise ConfigError(f"{base}.split.val_size: test_size + val_size must be < 1")
+
+
+def _slug_value(v) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    if isinstance(v, dict):
+        return "+".join(f"{k}{_slug_value(x)}" for k, x in sorted(v.items()))
+    return str(v)
+
+
+def setting_id(setting: dict) -> str:
+    """File-safe identifier of a label setting: its ``id`` or ``mechanism-param<value>...``."""
+    if setting.get("id"):
+        return setting["id"]
+    params = {k: v for k, v in setting.items() if k not in ("mechanism", "id")}
+    parts = [setting["mechanism"]] + [f"{k}{_slug_value(v)}" for k, v in sorted(params.items())]
+    return "-".join(parts)
+
+
+def normalise_dataset_entry(entry) -> dict:
+    """Turn a dataset entry (a name or a mapping) into ``{name, id, params, positive}``."""
+    if isinstance(entry, str):
+        entry = {"name": entry}
+    out = {"name": entry["name"], "params": dict(entry.get("params") or {}), "positive": entry.get("positive", "default")}
+    if entry.get("id"):
+        out["id"] = entry["id"]
+    elif out["params"]:
+        out["id"] = out["name"] + "-" + "-".join(f"{k}{_slug_value(v)}" for k, v in sorted(out["params"].items()))
+    else:
+        out["id"] = out["name"]
+    if out["positive"] != "default":
+        out["id"] += f"-pos_{out['positive']}" if not entry.get("id") else ""
+    return out
+
+
+def stable_hash(obj, length: int = 16) -> str:
+    """sha256 of the canonical JSON of ``obj`` (sorted keys), first ``length`` hex digits."""
+    text = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:length]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One Snakemake job: experiment x dataset x label setting x method."""
+
+    experiment: str
+    dataset: str  # dataset id
+    setting: str  # setting id
+    method: str
+
+
+class Grid:
+    """The experiment grid derived from a validated config."""
+
+    def __init__(self, config: dict):
+        self.config = config
+        self.experiments = {}
+        for ename, exp in config["experiments"].items():
+            datasets = {d["id"]: d for d in map(normalise_dataset_entry, exp["datasets"])}
+            settings = {setting_id(s): s for s in exp["settings"]}
+            self.experiments[ename] = {"exp": exp, "datasets": datasets, "settings": settings}
+
+    def cells(self, experiment: str | None = None):
+        for ename, e in self.experiments.items():
+            if experiment is not None and ename != experiment:
+                continue
+            for d in e["datasets"]:
+                for s in e["settings"]:
+                    for m in e["exp"]["methods"]:
+                        yield Cell(ename, d, s, m)
+
+    def file_datasets(self) -> list[str]:
+        """Names of datasets that need a canonical Parquet file (non-synthetic)."""
+        from pu_lib.datasets import get_spec
+
+        names = set()
+        for e in self.experiments.values():
+            for d in e["datasets"].values():
+                if get_spec(d["name"]).get("kind") != "synthetic":
+                    names.add(d["name"])
+        return sorted(names)
+
+    def dataset_entry(self, experiment: str, dataset_id: str) -> dict:
+        return self.experiments[experiment]["datasets"][dataset_id]
+
+    def setting(self, experiment: str, setting: str) -> dict:
+        return self.experiments[experiment]["settings"][setting]
+
+    def label_spec(self, experiment: str, dataset_id: str, setting: str) -> dict:
+        """Everything that determines a label set (used as a Snakemake param and for hashing)."""
+        e = self.experiments[experiment]
+        return {
+            "seed": self.config["seed"],
+            "experiment": experiment,
+            "dataset": e["datasets"][dataset_id],
+            "setting": e["settings"][setting],
+            "setting_id": setting,
+            "split": e["exp"]["split"],
+            "repetitions": e["exp"]["repetitions"],
+        }
+
+    def fit_spec(self, cell: Cell) -> dict:
+        spec = self.label_spec(cell.experiment, cell.dataset, cell.setting)
+        spec["method"] = cell.method
+        spec["method_spec"] = self.config["methods"][cell.method]
+        spec["config_hash"] = self.experiment_hash(cell.experiment)
+        return spec
+
+    def experiment_hash(self, experiment: str) -> str:
+        """Hash of everything that defines an experiment's results (seed, experiment
+        block, and the specs of the methods it uses)."""
+        exp = self.experiments[experiment]["exp"]
+        methods = {m: self.config["methods"][m] for m in exp["methods"]}
+        return stable_hash({"seed": self.config["seed"], "experiment": exp, "methods": methods})
+
+    def metrics(self, experiment: str) -> list[str]:
+        return list(self.experiments[experiment]["exp"]["metrics"])
+
+
+def load_config(path, schema) -> dict:
+    """Read a YAML config file and validate it (see :func:`validate_config`)."""
+    import yaml
+
+    with open(path, encoding="utf-8") as fh:
+        raw = yaml.safe_load(fh) or {}
+    return validate_config(raw, schema)
+
+
+DEFAULT_SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.schema.yaml"

@@ -1,0 +1,83 @@
+"""The one place that makes or finds a Dask client.
+
+``dask_client(threads, mem_mb, scheduler_address=None, processes=None)`` is a context
+manager. With no scheduler address it starts a :class:`distributed.LocalCluster` of
+``threads`` single-threaded workers and splits ``mem_mb`` between them, so a Snakemake
+job that was granted ``threads`` cores never runs more than ``threads`` compute threads:
+every worker runs with one Dask thread, and BLAS/OpenMP/numba/XGBoost are pinned to one
+thread each (environment of spawned workers + :func:`limit_threads` inside tasks). With
+an address it connects to that scheduler (e.g. one started on a SLURM allocation) and
+leaves it running.
+
+Nothing here is imported by ``import pu_lib``; Dask starts only when a client is asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+THREAD_ENV_VARS = (
+    "OMP_NUM_THREADS",
+    "OPENBLAS_NUM_THREADS",
+    "MKL_NUM_THREADS",
+    "NUMBA_NUM_THREADS",
+    "VECLIB_MAXIMUM_THREADS",
+    "NUMEXPR_NUM_THREADS",
+)
+
+
+def single_thread_env() -> dict[str, str]:
+    """Environment variables that pin native thread pools to one thread."""
+    return {k: "1" for k in THREAD_ENV_VARS}
+
+
+@contextlib.contextmanager
+def limit_threads(n: int = 1):
+    """Limit BLAS/OpenMP pools of the current process to ``n`` threads (threadpoolctl)."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(limits=n):
+        yield
+
+
+@contextlib.contextmanager
+def dask_client(threads: int = 1, mem_mb: int | None = None, scheduler_address: str | None = None,
+                processes: bool | None = None):
+    """Yield a ``distributed.Client`` (see module docstring)."""
+    if threads < 1:
+        raise ValueError(f"threads must be >= 1, got {threads}")
+    import dask
+    from distributed import Client, LocalCluster
+
+    if scheduler_address:
+        client = Client(scheduler_address)
+        try:
+            yield client
+        finally:
+            client.close()
+        return
+
+    if processes is None:
+        processes = threads > 1
+    memory_limit = f"{int(mem_mb // threads)}MiB" if mem_mb else "auto"
+    env = single_thread_env()
+    with dask.config.set({
+        "distributed.nanny.pre-spawn-environ": env,
+        "distributed.worker.daemon": False,
+        "distributed.admin.system-monitor.gil.enabled": False,
+    }):
+        cluster = LocalCluster(
+            n_workers=threads,
+            threads_per_worker=1,
+            processes=processes,
+            memory_limit=memory_limit,
+            dashboard_address=None,
+            silence_logs=40,
+        )
+        client = Client(cluster)
+        try:
+            yield client
+        finally:
+            client.close()
+            cluster.close()
