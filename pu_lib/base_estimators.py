@@ -1,0 +1,121 @@
+"""Factory for the supervised base classifiers used inside PU methods.
+
+:func:`make_base_estimator` builds an unfitted scikit-learn compatible classifier
+from a short name (as used in experiment configuration files) plus optional
+hyper-parameters. XGBoost is imported only when ``"xgboost"`` is requested.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["BASE_ESTIMATORS", "make_base_estimator"]
+
+#: Names accepted by :func:`make_base_estimator`.
+BASE_ESTIMATORS: tuple[str, ...] = (
+    "logistic_regression",
+    "random_forest",
+    "xgboost",
+    "decision_tree",
+    "gaussian_nb",
+)
+
+
+def _seed_to_int(random_state, name: str = "random_state") -> int | None:
+    """Turn ``None`` / int / ``numpy.random.Generator`` into ``None`` or an int seed.
+
+    scikit-learn and XGBoost estimators take integer seeds; a ``Generator`` is
+    consumed once to draw a seed in ``[0, 2**32)``.
+    """
+    if random_state is None:
+        return None
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(0, 2**32))
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {random_state}")
+        return int(random_state)
+    raise ValueError(
+        f"{name} must be None, a non-negative int or a numpy Generator, "
+        f"got {type(random_state).__name__}"
+    )
+
+
+def _check_n_jobs(n_jobs) -> int | None:
+    if n_jobs is None:
+        return None
+    if isinstance(n_jobs, (int, np.integer)) and not isinstance(n_jobs, bool) and n_jobs != 0:
+        return int(n_jobs)
+    raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
+
+
+def make_base_estimator(name: str, params: dict | None = None, random_state=None, n_jobs=1):
+    """Return a new, unfitted classifier.
+
+    Parameters
+    ----------
+    name : one of :data:`BASE_ESTIMATORS`:
+
+        * ``"logistic_regression"`` -- ``sklearn.linear_model.LogisticRegression``
+          with ``max_iter=1000`` by default (``n_jobs`` is not passed: it has no
+          effect for this estimator in scikit-learn >= 1.8);
+        * ``"random_forest"`` -- ``sklearn.ensemble.RandomForestClassifier``;
+        * ``"xgboost"`` -- ``xgboost.XGBClassifier`` with ``tree_method="hist"``;
+        * ``"decision_tree"`` -- ``sklearn.tree.DecisionTreeClassifier``;
+        * ``"gaussian_nb"`` -- ``sklearn.naive_bayes.GaussianNB`` (deterministic,
+          takes neither ``random_state`` nor ``n_jobs``).
+    params : hyper-parameters passed to the constructor. They override the defaults
+        above, and an explicit ``random_state`` / ``n_jobs`` in ``params`` wins over
+        the arguments of the same name. Unknown parameter names of the scikit-learn
+        estimators raise ``ValueError``.
+    random_state : None, int or ``numpy.random.Generator``; set on estimators that
+        have a ``random_state`` parameter.
+    n_jobs : threads for estimators that support them (random forest, XGBoost).
+    """
+    if not isinstance(name, str) or name not in BASE_ESTIMATORS:
+        raise ValueError(
+            f"unknown base estimator {name!r}; valid names are {', '.join(BASE_ESTIMATORS)}"
+        )
+    if params is None:
+        params = {}
+    if not isinstance(params, dict):
+        raise ValueError(f"params must be a dict or None, got {type(params).__name__}")
+    params = dict(params)
+    seed = _seed_to_int(random_state)
+    n_jobs = _check_n_jobs(n_jobs)
+
+    if name == "xgboost":
+        from xgboost import XGBClassifier
+
+        kwargs = {"tree_method": "hist", "n_jobs": n_jobs, "random_state": seed}
+        if seed is None:
+            kwargs.pop("random_state")
+        kwargs.update(params)
+        return XGBClassifier(**kwargs)
+
+    if name == "logistic_regression":
+        from sklearn.linear_model import LogisticRegression as cls
+
+        defaults = {"max_iter": 1000, "random_state": seed}
+    elif name == "random_forest":
+        from sklearn.ensemble import RandomForestClassifier as cls
+
+        defaults = {"random_state": seed, "n_jobs": n_jobs}
+    elif name == "decision_tree":
+        from sklearn.tree import DecisionTreeClassifier as cls
+
+        defaults = {"random_state": seed}
+    else:  # gaussian_nb
+        from sklearn.naive_bayes import GaussianNB as cls
+
+        defaults = {}
+
+    valid = set(cls().get_params(deep=False))
+    unknown = sorted(set(params) - valid)
+    if unknown:
+        raise ValueError(
+            f"params for {name!r} contain unknown parameter(s) {unknown}; "
+            f"valid parameters are {sorted(valid)}"
+        )
+    defaults.update(params)
+    return cls(**defaults)

@@ -1,0 +1,11 @@
+"""Baseline PU classifiers.
+
+* :class:`NaivePUClassifier` -- treats every unlabeled example as negative.
+* :class:`ElkanNotoClassifier` -- Elkan & Noto (2008): non-traditional classifier
+  ``g(x) = Pr(s = 1 | x)`` rescaled by an estimated label frequency ``c``.
+"""
+
+from pu_lib.baselines.elkan_noto import ElkanNotoClassifier
+from pu_lib.baselines.naive import NaivePUClassifier
+
+__all__ = ["ElkanNotoClassifier", "NaivePUClassifier"]

@@ -1,0 +1,195 @@
+"""Elkan & Noto (2008) PU classifier.
+
+C. Elkan and K. Noto, "Learning classifiers from only positive and unlabeled
+data", KDD 2008.
+
+Under the *selected completely at random* (SCAR) assumption, a labeled example is
+a positive selected with constant probability ``c = Pr(s = 1 | y = 1)`` (the label
+frequency), independently of ``x``. Lemma 1 of the paper then gives
+
+    Pr(y = 1 | x) = Pr(s = 1 | x) / c,
+
+so a *non-traditional* classifier ``g(x) ~ Pr(s = 1 | x)`` trained to separate
+labeled from unlabeled examples becomes a traditional one after dividing by ``c``.
+The paper estimates ``c`` on a validation set ``V`` with labeled subset ``P``:
+
+* ``e1 = (1/|P|) sum_{x in P} g(x)``              (the paper's preferred estimator),
+* ``e2 = sum_{x in P} g(x) / sum_{x in V} g(x)``,
+* ``e3 = max_{x in V} g(x)``.
+
+All three equal ``c`` when ``g`` is perfect and the classes do not overlap
+(``g = c`` on positives, 0 on negatives). See also the Bekker thesis, sec. 2.5.1
+and 4.2 (probabilistic classifier modification).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from pu_lib._seeding import derive_seed
+from pu_lib._validation import check_X_s
+from pu_lib.base_estimators import _seed_to_int
+from pu_lib.baselines.naive import _check_predict_X, _clone_base, _positive_proba
+
+__all__ = ["ElkanNotoClassifier"]
+
+_C_ESTIMATORS = ("e1", "e2", "e3")
+
+
+def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator):
+    """Split indices into (train, hold_out), stratified on ``s``.
+
+    From each stratum (labeled / unlabeled) of size ``n_k`` exactly
+    ``floor(ratio * n_k + 0.5)`` randomly chosen examples are held out.
+    """
+    hold = []
+    for value in (1, 0):
+        idx = np.flatnonzero(s == value)
+        k = int(np.floor(ratio * idx.shape[0] + 0.5))
+        hold.append(rng.permutation(idx)[:k])
+    hold_idx = np.sort(np.concatenate(hold))
+    mask = np.ones(s.shape[0], dtype=bool)
+    mask[hold_idx] = False
+    return np.flatnonzero(mask), hold_idx
+
+
+class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
+    """PU classifier of Elkan & Noto (2008): ``Pr(y=1|x) = g(x) / c``.
+
+    ``fit`` (1) splits the training data, stratified on ``s``, into a part of
+    relative size ``1 - hold_out_ratio`` and a held-out part; (2) fits the
+    non-traditional classifier ``g(x) ~ Pr(s = 1 | x)`` (a clone of ``estimator``,
+    unlabeled treated as negative) on the first part only -- as in the paper, the
+    held-out examples are *not* used to train ``g``, so that ``c`` is estimated on
+    data ``g`` has not seen; (3) estimates the label frequency ``c`` on the held-out
+    part with the estimator ``c_estimator`` (``e1``, ``e2`` or ``e3``, see the
+    module docstring); (4) predicts ``Pr(y = 1 | x) = min(1, g(x) / c)``
+    (Lemma 1 of the paper: ``Pr(y=1|x) = Pr(s=1|x) / c`` under SCAR).
+
+    Parameters
+    ----------
+    estimator : unfitted probabilistic classifier used for ``g``; default
+        ``LogisticRegression(max_iter=1000)``. Good calibration matters, because
+        ``c`` is read off the predicted probabilities.
+    hold_out_ratio : fraction in (0, 1) of the labeled and of the unlabeled
+        examples held out to estimate ``c``.
+    c_estimator : ``"e1"`` (default), ``"e2"`` or ``"e3"``.
+    random_state : None, int or ``numpy.random.Generator``. Drives the hold-out
+        split (seed ``derive_seed(random_state, "ElkanNotoClassifier", "hold_out")``)
+        and, when the base estimator has a ``random_state`` parameter, is set on
+        the clone (an int unchanged). ``None`` gives a non-reproducible split.
+
+    Attributes
+    ----------
+    estimator_ : the fitted non-traditional classifier ``g``.
+    c_ : estimated label frequency ``c = Pr(s = 1 | y = 1)`` in (0, 1].
+    c_estimates_ : dict with all three estimates ``{"e1", "e2", "e3"}``.
+    prior_ : class-prior estimate ``Pr(s = 1) / c_`` over the whole training set
+        (Bekker thesis eq. 2.5, single-training-set scenario), clipped to [0, 1].
+    hold_out_indices_ : row indices (into the training ``X``) of the held-out part.
+    classes_ : ``array([0, 1])``.
+    n_features_in_ : number of features seen in ``fit``.
+    """
+
+    def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
+        self.estimator = estimator
+        self.hold_out_ratio = hold_out_ratio
+        self.c_estimator = c_estimator
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fit
+
+    def _validate_params(self) -> float:
+        r = self.hold_out_ratio
+        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not (0.0 < float(r) < 1.0):
+            raise ValueError(f"hold_out_ratio must be a number in the open interval (0, 1), got {r!r}")
+        if self.c_estimator not in _C_ESTIMATORS:
+            raise ValueError(
+                f"c_estimator must be one of {', '.join(_C_ESTIMATORS)}, got {self.c_estimator!r}"
+            )
+        return float(r)
+
+    def fit(self, X, s):
+        """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled)."""
+        ratio = self._validate_params()
+        X, s = check_X_s(X, s)
+        seed = _seed_to_int(self.random_state)
+        if seed is None:
+            rng = np.random.default_rng()
+        else:
+            rng = np.random.default_rng(derive_seed(seed, "ElkanNotoClassifier", "hold_out"))
+        train_idx, hold_idx = _stratified_hold_out(s, ratio, rng)
+
+        s_train, s_hold = s[train_idx], s[hold_idx]
+        n_lab = int(s.sum())
+        if not s_hold.any():
+            raise ValueError(
+                f"the held-out part has no labeled positives (hold_out_ratio={ratio} of "
+                f"{n_lab} labeled examples rounds to 0); increase hold_out_ratio or "
+                "provide more labeled positives"
+            )
+        if not s_train.any():
+            raise ValueError(
+                f"the training part has no labeled positives (hold_out_ratio={ratio} keeps "
+                f"none of the {n_lab} labeled examples); decrease hold_out_ratio or "
+                "provide more labeled positives"
+            )
+        if s_train.all():
+            raise ValueError(
+                "the training part has no unlabeled examples; decrease hold_out_ratio or "
+                "provide more unlabeled data"
+            )
+
+        base = _clone_base(self.estimator, seed)
+        base.fit(X[train_idx], s_train)
+
+        g_hold = _positive_proba(base, X[hold_idx])
+        g_lab = g_hold[s_hold == 1]
+        total = float(g_hold.sum())
+        estimates = {
+            "e1": float(g_lab.mean()),
+            "e2": float(g_lab.sum() / total) if total > 0 else 0.0,
+            "e3": float(g_hold.max()),
+        }
+        c = estimates[self.c_estimator]
+        if not (c > 0.0):
+            raise ValueError(
+                f"estimated label frequency c ({self.c_estimator}) is {c}: the base "
+                "estimator gives probability 0 to every held-out labeled example; "
+                "use a better calibrated estimator or more data"
+            )
+        c = min(c, 1.0)
+
+        self.estimator_ = base
+        self.c_ = c
+        self.c_estimates_ = estimates
+        self.prior_ = float(min(1.0, s.mean() / c))
+        self.hold_out_indices_ = hold_idx
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    # -------------------------------------------------------------- predict
+
+    def _g(self, X) -> np.ndarray:
+        X = _check_predict_X(self, X)
+        return _positive_proba(self.estimator_, X)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``(n, 2)`` array; column 1 is ``Pr(y = 1 | x) = g(x) / c_`` clipped to [0, 1]."""
+        p = np.clip(self._g(X) / self.c_, 0.0, 1.0)
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X) -> np.ndarray:
+        """1 where ``Pr(y = 1 | x) >= 0.5``, i.e. where ``g(x) >= c_ / 2``
+        (Elkan & Noto: the labeled-vs-unlabeled classifier thresholded at c/2)."""
+        return (self._g(X) / self.c_ >= 0.5).astype(np.int64)
+
+    def decision_function(self, X) -> np.ndarray:
+        """``g(x) / c_ - 0.5`` (not clipped, so it keeps ranking examples whose
+        ``g(x)`` exceeds ``c_``); positive exactly where :meth:`predict` is 1,
+        except at 0 where ``predict`` gives 1."""
+        return self._g(X) / self.c_ - 0.5

@@ -1,0 +1,414 @@
+"""Evaluation metrics for PU learning experiments.
+
+Conventions
+-----------
+* ``y`` is the true class (0/1), ``s`` the labeled indicator (1 = labeled positive,
+  0 = unlabeled), ``y_pred`` hard 0/1 predictions, ``score`` any continuous ranking
+  score (higher = more positive; ``+-inf`` allowed, NaN not) and ``proba`` an
+  estimate of ``Pr(y = 1 | x)`` in ``[0, 1]``.
+* Invalid inputs (length mismatch, non-binary labels, NaN scores, probabilities
+  outside ``[0, 1]``) raise ``ValueError`` naming the offending argument.
+* All metrics are computed with NumPy only (no scikit-learn import); the test-suite
+  checks them against ``sklearn.metrics``. Importing this module is cheap.
+
+The one-stop entry point is :func:`evaluate`; :data:`METRICS` describes each of its
+keys (direction and display label) for table and statistics code.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from pu_lib._validation import check_binary
+
+__all__ = [
+    "METRICS",
+    "accuracy",
+    "auc_pr",
+    "auc_roc",
+    "best_f1_threshold",
+    "brier",
+    "evaluate",
+    "f1",
+    "f1_at_best_threshold",
+    "lee_liu",
+    "mcc",
+    "mse",
+    "prior_abs_error",
+]
+
+#: Description of every key returned by :func:`evaluate`, in output order.
+METRICS: dict[str, dict] = {
+    "accuracy": {"greater_is_better": True, "label": "Accuracy"},
+    "f1": {"greater_is_better": True, "label": "F1"},
+    "f1_tuned": {"greater_is_better": True, "label": "F1 (tuned threshold)"},
+    "auc_roc": {"greater_is_better": True, "label": "AUC-ROC"},
+    "auc_pr": {"greater_is_better": True, "label": "AUC-PR"},
+    "brier": {"greater_is_better": False, "label": "Brier score"},
+    "mcc": {"greater_is_better": True, "label": "MCC"},
+    "lee_liu": {"greater_is_better": True, "label": "Lee & Liu r^2/Pr(y_hat=1)"},
+    "prior_abs_error": {"greater_is_better": False, "label": "|alpha_hat - alpha|"},
+}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _labels(v, name: str, n: int | None = None, ref: str = "y") -> np.ndarray:
+    """0/1 vector check with a length message naming both arguments."""
+    v_arr = np.asarray(v)
+    if v_arr.ndim == 2 and v_arr.shape[1] == 1:
+        v_arr = v_arr.ravel()
+    if n is not None and v_arr.ndim == 1 and v_arr.shape[0] != n:
+        raise ValueError(f"{name} has {v_arr.shape[0]} entries but {ref} has {n}")
+    out = check_binary(v_arr, name)
+    if out.shape[0] == 0:
+        raise ValueError(f"{name} is empty")
+    return out
+
+
+def _scores(v, name: str, n: int, ref: str = "y") -> np.ndarray:
+    """1-D float vector of length ``n`` without NaN (infinities are allowed)."""
+    v = np.asarray(v)
+    if v.ndim == 2 and v.shape[1] == 1:
+        v = v.ravel()
+    if v.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
+    if v.shape[0] != n:
+        raise ValueError(f"{name} has {v.shape[0]} entries but {ref} has {n}")
+    if not (np.issubdtype(v.dtype, np.number) or v.dtype == bool):
+        raise ValueError(f"{name} must be numeric, got dtype {v.dtype}")
+    v = v.astype(np.float64)
+    if np.isnan(v).any():
+        raise ValueError(f"{name} contains {int(np.isnan(v).sum())} NaN value(s)")
+    return v
+
+
+def _probas(v, name: str, n: int, ref: str = "y") -> np.ndarray:
+    """Like :func:`_scores` but finite and within ``[0, 1]``."""
+    v = _scores(v, name, n, ref)
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{name} contains infinite values; probabilities must lie in [0, 1]")
+    if v.min() < 0.0 or v.max() > 1.0:
+        raise ValueError(
+            f"{name} must hold probabilities in [0, 1], found range [{v.min()}, {v.max()}]"
+        )
+    return v
+
+
+def _confusion(y: np.ndarray, y_pred: np.ndarray) -> tuple[int, int, int, int]:
+    """(tp, fp, fn, tn) as Python ints."""
+    y_b = y.astype(bool)
+    p_b = y_pred.astype(bool)
+    tp = int(np.count_nonzero(y_b & p_b))
+    fp = int(np.count_nonzero(~y_b & p_b))
+    fn = int(np.count_nonzero(y_b & ~p_b))
+    tn = int(y.shape[0] - tp - fp - fn)
+    return tp, fp, fn, tn
+
+
+def _descending_groups(y: np.ndarray, score: np.ndarray):
+    """Sort by descending score and collapse ties.
+
+    Returns ``(thresholds, tp, pp)``: the distinct scores in descending order and,
+    for each, the number of true positives ``tp`` and of predicted positives ``pp``
+    when predicting positive for ``score >= threshold``. O(n log n).
+    """
+    order = np.argsort(-score, kind="stable")
+    s_sorted = score[order]
+    y_sorted = y[order].astype(np.int64)
+    # last index of each run of equal scores
+    last = np.flatnonzero(np.r_[s_sorted[1:] != s_sorted[:-1], True])
+    tp = np.cumsum(y_sorted)[last]
+    pp = last + 1
+    return s_sorted[last], tp, pp
+
+
+# --------------------------------------------------------------------- hard metrics
+
+
+def accuracy(y, y_pred) -> float:
+    """Fraction of correct hard predictions (as ``sklearn.metrics.accuracy_score``)."""
+    y = _labels(y, "y")
+    y_pred = _labels(y_pred, "y_pred", n=y.shape[0])
+    return float(np.mean(y == y_pred))
+
+
+def f1(y, y_pred) -> float:
+    """F1 score of the positive class 1: ``2 tp / (2 tp + fp + fn)``.
+
+    Returns 0.0 when there are neither predicted nor true positives (the
+    denominator is 0), like ``sklearn.metrics.f1_score(..., zero_division=0)``.
+    """
+    y = _labels(y, "y")
+    y_pred = _labels(y_pred, "y_pred", n=y.shape[0])
+    tp, fp, fn, _ = _confusion(y, y_pred)
+    den = 2 * tp + fp + fn
+    return 0.0 if den == 0 else 2.0 * tp / den
+
+
+def mcc(y, y_pred) -> float:
+    """Matthews correlation coefficient.
+
+    ``(tp tn - fp fn) / sqrt((tp+fp)(tp+fn)(tn+fp)(tn+fn))``; 0.0 when any factor of
+    the denominator is 0 (as ``sklearn.metrics.matthews_corrcoef``).
+    """
+    y = _labels(y, "y")
+    y_pred = _labels(y_pred, "y_pred", n=y.shape[0])
+    tp, fp, fn, tn = _confusion(y, y_pred)
+    # Python ints: no overflow; float products for the square root.
+    den = math.sqrt(float(tp + fp) * float(tp + fn)) * math.sqrt(float(tn + fp) * float(tn + fn))
+    if den == 0.0:
+        return 0.0
+    return float((tp * tn - fp * fn) / den)
+
+
+# ------------------------------------------------------------------ ranking metrics
+
+
+def auc_roc(y, score) -> float:
+    """Area under the ROC curve (ties in ``score`` count 1/2, as sklearn).
+
+    Computed as the Mann-Whitney statistic with mid-ranks. Returns NaN (instead of
+    raising, unlike sklearn) when ``y`` contains a single class, because the AUC is
+    undefined there and experiment tables should record a missing value.
+    """
+    y = _labels(y, "y")
+    score = _scores(score, "score", y.shape[0])
+    n_pos = int(y.sum())
+    n_neg = y.shape[0] - n_pos
+    if n_pos == 0 or n_neg == 0:
+        return float("nan")
+    order = np.argsort(score, kind="stable")
+    s_sorted = score[order]
+    # mid-ranks (1-based) of tied runs
+    starts = np.flatnonzero(np.r_[True, s_sorted[1:] != s_sorted[:-1]])
+    ends = np.r_[starts[1:], s_sorted.shape[0]]
+    mid = (starts + ends + 1) / 2.0  # average of ranks starts+1 .. ends
+    run_id = np.repeat(np.arange(starts.shape[0]), ends - starts)
+    ranks = np.empty_like(s_sorted)
+    ranks[order] = mid[run_id]
+    rank_sum_pos = float(ranks[y == 1].sum())
+    u = rank_sum_pos - n_pos * (n_pos + 1) / 2.0
+    return float(u / (n_pos * n_neg))
+
+
+def auc_pr(y, score) -> float:
+    """Area under the precision-recall curve as *average precision*.
+
+    ``AP = sum_k (R_k - R_{k-1}) P_k`` over the distinct score thresholds in
+    decreasing order (step-wise, no interpolation), identical to
+    ``sklearn.metrics.average_precision_score``. Returns NaN when ``y`` contains a
+    single class (see :func:`auc_roc`).
+    """
+    y = _labels(y, "y")
+    score = _scores(score, "score", y.shape[0])
+    n_pos = int(y.sum())
+    if n_pos == 0 or n_pos == y.shape[0]:
+        return float("nan")
+    _, tp, pp = _descending_groups(y, score)
+    precision = tp / pp
+    recall = tp / n_pos
+    d_recall = np.diff(np.r_[0.0, recall])
+    return float(np.sum(d_recall * precision))
+
+
+# ---------------------------------------------------------- probability metrics
+
+
+def brier(y, proba) -> float:
+    """Brier score ``mean((proba - y)^2)`` for ``proba = Pr(y = 1 | x)`` (lower is better)."""
+    y = _labels(y, "y")
+    proba = _probas(proba, "proba", y.shape[0])
+    return float(np.mean((proba - y) ** 2))
+
+
+def mse(a, b) -> float:
+    """Mean squared error ``mean((a - b)^2)`` between two finite numeric vectors."""
+    a = np.asarray(a)
+    if a.ndim == 2 and a.shape[1] == 1:
+        a = a.ravel()
+    if a.ndim != 1:
+        raise ValueError(f"a must be 1-D, got shape {a.shape}")
+    if a.shape[0] == 0:
+        raise ValueError("a is empty")
+    a = _scores(a, "a", a.shape[0], ref="a")
+    b = _scores(b, "b", a.shape[0], ref="a")
+    if not np.all(np.isfinite(a)):
+        raise ValueError("a contains infinite values")
+    if not np.all(np.isfinite(b)):
+        raise ValueError("b contains infinite values")
+    return float(np.mean((a - b) ** 2))
+
+
+def _unit_interval(v, name: str) -> float:
+    try:
+        x = float(v)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must be a number in [0, 1], got {v!r}") from None
+    if not (0.0 <= x <= 1.0):  # also rejects NaN
+        raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
+    return x
+
+
+def prior_abs_error(alpha_hat, alpha) -> float:
+    """Absolute class-prior estimation error ``|alpha_hat - alpha|``; both in ``[0, 1]``."""
+    return abs(_unit_interval(alpha_hat, "alpha_hat") - _unit_interval(alpha, "alpha"))
+
+
+# ------------------------------------------------------------- threshold tuning
+
+
+def best_f1_threshold(y, score) -> tuple[float, float]:
+    """Threshold maximising F1 when predicting positive for ``score >= threshold``.
+
+    Every distinct value of ``score`` is a candidate (predicting positive for
+    ``score >= t`` only changes at these values); all candidates are evaluated at
+    once after a single sort, O(n log n). With ``P`` true positives, ``tp(t)`` true
+    positives and ``pp(t)`` predicted positives, ``F1(t) = 2 tp(t) / (pp(t) + P)``.
+
+    Ties in F1 are broken towards the **larger** threshold (the more conservative
+    classifier). The F1 values of different candidates are compared exactly
+    (ratios of integers, correctly rounded, so equal ratios compare equal). If ``y``
+    has no positives every candidate has F1 = 0 and the largest score is returned.
+
+    Returns ``(threshold, f1)`` as floats.
+    """
+    y = _labels(y, "y")
+    score = _scores(score, "score", y.shape[0])
+    n_pos = int(y.sum())
+    thresholds, tp, pp = _descending_groups(y, score)
+    f1_vals = 2.0 * tp / (pp + n_pos)
+    k = int(np.argmax(f1_vals))  # first maximum = largest threshold (descending order)
+    return float(thresholds[k]), float(f1_vals[k])
+
+
+def f1_at_best_threshold(y_val, score_val, y_test, score_test) -> float:
+    """Test-set F1 at the threshold that maximises F1 on a validation set.
+
+    Protocol of the PU Hellinger-trees paper: "the threshold is optimized according
+    to a validation set to maximize the F1-score for all techniques", which makes
+    F1 comparable across methods with badly calibrated scores. The threshold comes
+    from :func:`best_f1_threshold` on ``(y_val, score_val)``; the test predictions
+    are ``score_test >= threshold``.
+    """
+    y_val = _labels(y_val, "y_val")
+    score_val = _scores(score_val, "score_val", y_val.shape[0], ref="y_val")
+    y_test = _labels(y_test, "y_test")
+    score_test = _scores(score_test, "score_test", y_test.shape[0], ref="y_test")
+    t, _ = best_f1_threshold(y_val, score_val)
+    return f1(y_test, (score_test >= t).astype(np.int8))
+
+
+# ------------------------------------------------------------------- PU criterion
+
+
+def lee_liu(s, y_pred) -> float:
+    """PU model-selection criterion ``r^2 / Pr(y_hat = 1)`` of Lee & Liu (2003).
+
+    ``r = Pr(y_hat = 1 | s = 1)`` is the recall measured on the labeled positives,
+    which under SCAR equals the recall on all positives, and ``Pr(y_hat = 1)`` is
+    the fraction of all examples predicted positive. The criterion equals
+    ``p r / Pr(y = 1)`` (precision times recall over the prior), so it behaves like
+    F1 but needs only PU data (Bekker & Davis, survey / Bekker thesis, section 2.3.1,
+    eq. 2.8). Returns 0.0 when nothing is predicted positive (``Pr(y_hat=1) = 0``,
+    where also ``r = 0``). Raises ``ValueError`` if ``s`` has no labeled example.
+    """
+    s = _labels(s, "s")
+    y_pred = _labels(y_pred, "y_pred", n=s.shape[0], ref="s")
+    n_lab = int(s.sum())
+    if n_lab == 0:
+        raise ValueError("s has no labeled positives (no s == 1); the recall r is undefined")
+    n_pred = int(y_pred.sum())
+    if n_pred == 0:
+        return 0.0
+    r = int(np.count_nonzero(y_pred[s == 1])) / n_lab
+    return float(r * r / (n_pred / s.shape[0]))
+
+
+# ---------------------------------------------------------------------- evaluate
+
+
+def evaluate(
+    y_test,
+    proba_test,
+    y_pred_test=None,
+    *,
+    threshold: float = 0.5,
+    y_val=None,
+    proba_val=None,
+    s_test=None,
+    alpha_true=None,
+    alpha_hat=None,
+) -> dict[str, float]:
+    """Compute all metrics of :data:`METRICS` for one fitted model.
+
+    Parameters
+    ----------
+    y_test : true 0/1 classes of the test set.
+    proba_test : ``Pr(y = 1 | x)`` estimates in ``[0, 1]`` on the test set; used for
+        the AUCs, the Brier score and (with ``threshold``) the hard predictions.
+    y_pred_test : hard 0/1 predictions; default ``proba_test >= threshold``.
+    threshold : decision threshold used when ``y_pred_test`` is not given.
+    y_val, proba_val : validation classes and probabilities; both or neither. When
+        given, ``f1_tuned`` is the test F1 at the validation-optimal threshold
+        (:func:`f1_at_best_threshold`); otherwise NaN.
+    s_test : labeled indicator of the test set; when given (and containing at least
+        one labeled example) ``lee_liu`` is computed from it and the hard
+        predictions; otherwise NaN.
+    alpha_true, alpha_hat : true and estimated class prior; ``prior_abs_error`` is
+        NaN unless both are given.
+
+    Returns
+    -------
+    dict mapping each key of :data:`METRICS` (same order) to a float. ``auc_roc``
+    and ``auc_pr`` are NaN (no exception) when ``y_test`` holds a single class.
+    """
+    y_test = _labels(y_test, "y_test")
+    n = y_test.shape[0]
+    proba_test = _probas(proba_test, "proba_test", n, ref="y_test")
+    try:
+        thr = float(threshold)
+    except (TypeError, ValueError):
+        raise ValueError(f"threshold must be a number, got {threshold!r}") from None
+    if math.isnan(thr):
+        raise ValueError("threshold must not be NaN")
+    if y_pred_test is None:
+        y_pred_test = (proba_test >= thr).astype(np.int8)
+    else:
+        y_pred_test = _labels(y_pred_test, "y_pred_test", n=n, ref="y_test")
+
+    if (y_val is None) != (proba_val is None):
+        raise ValueError("y_val and proba_val must be given together (or both omitted)")
+    if y_val is not None:
+        y_val = _labels(y_val, "y_val")
+        proba_val = _scores(proba_val, "proba_val", y_val.shape[0], ref="y_val")
+        f1_tuned = f1_at_best_threshold(y_val, proba_val, y_test, proba_test)
+    else:
+        f1_tuned = float("nan")
+
+    if s_test is not None:
+        s_test = _labels(s_test, "s_test", n=n, ref="y_test")
+        ll = lee_liu(s_test, y_pred_test) if s_test.any() else float("nan")
+    else:
+        ll = float("nan")
+
+    if alpha_true is not None and alpha_hat is not None:
+        pae = prior_abs_error(alpha_hat, alpha_true)
+    else:
+        pae = float("nan")
+
+    out = {
+        "accuracy": accuracy(y_test, y_pred_test),
+        "f1": f1(y_test, y_pred_test),
+        "f1_tuned": f1_tuned,
+        "auc_roc": auc_roc(y_test, proba_test),
+        "auc_pr": auc_pr(y_test, proba_test),
+        "brier": brier(y_test, proba_test),
+        "mcc": mcc(y_test, y_pred_test),
+        "lee_liu": ll,
+        "prior_abs_error": pae,
+    }
+    return {k: float(out[k]) for k in METRICS}

@@ -1,0 +1,368 @@
+"""Tests for pu_lib.base_estimators and pu_lib.baselines (Naive, Elkan-Noto)."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pytest
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.ensemble import RandomForestClassifier
+from sklearn.exceptions import NotFittedError
+from sklearn.linear_model import LogisticRegression
+from sklearn.metrics import roc_auc_score
+from sklearn.naive_bayes import GaussianNB
+from sklearn.tree import DecisionTreeClassifier
+from sklearn.utils import estimator_checks as ec
+
+from pu_lib.base_estimators import BASE_ESTIMATORS, make_base_estimator
+from pu_lib.baselines import ElkanNotoClassifier, NaivePUClassifier
+
+ESTIMATORS = [NaivePUClassifier, ElkanNotoClassifier]
+
+
+def _pu_data(n=600, d=4, seed=0, c=0.5, alpha=0.4):
+    """Gaussian PU data under SCAR with exactly round(c * n_pos) labeled positives."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < alpha).astype(int)
+    X = rng.normal(size=(n, d))
+    X[:, 0] += np.where(y == 1, 1.5, -1.5)
+    pos = np.flatnonzero(y == 1)
+    s = np.zeros(n, dtype=int)
+    s[rng.choice(pos, int(round(c * pos.size)), replace=False)] = 1
+    return X, y, s
+
+
+def _separated(n, seed, alpha=0.4):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < alpha).astype(int)
+    X = rng.normal(size=(n, 5))
+    X[:, 0] += np.where(y == 1, 2.5, -2.5)
+    X[:, 1] += np.where(y == 1, 1.5, -1.5)
+    return X, y
+
+
+class ColumnProba(ClassifierMixin, BaseEstimator):
+    """Test double: Pr(s=1|x) := X[:, 0] (ignores the training data)."""
+
+    def fit(self, X, y):
+        self.classes_ = np.array([0, 1])
+        self.n_features_in_ = np.asarray(X).shape[1]
+        return self
+
+    def predict_proba(self, X):
+        p = np.asarray(X, dtype=float)[:, 0]
+        return np.column_stack([1 - p, p])
+
+    def predict(self, X):
+        return (self.predict_proba(X)[:, 1] >= 0.5).astype(int)
+
+
+# --------------------------------------------------------------- base estimators
+
+
+def test_make_base_estimator_types_and_defaults():
+    expected = {
+        "logistic_regression": LogisticRegression,
+        "random_forest": RandomForestClassifier,
+        "decision_tree": DecisionTreeClassifier,
+        "gaussian_nb": GaussianNB,
+    }
+    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost"}
+    for name, cls in expected.items():
+        est = make_base_estimator(name, random_state=3)
+        assert type(est) is cls
+        if "random_state" in est.get_params():
+            assert est.get_params()["random_state"] == 3
+    assert make_base_estimator("logistic_regression").max_iter == 1000
+    assert make_base_estimator("random_forest", n_jobs=2).n_jobs == 2
+    lr = make_base_estimator("logistic_regression", {"C": 0.1, "max_iter": 50}, random_state=1)
+    assert (lr.C, lr.max_iter, lr.random_state) == (0.1, 50, 1)
+    # explicit params win over the random_state argument
+    rf = make_base_estimator("random_forest", {"random_state": 9}, random_state=1)
+    assert rf.random_state == 9
+
+
+def test_make_base_estimator_xgboost_fits():
+    xgb = make_base_estimator("xgboost", {"n_estimators": 5, "max_depth": 2}, random_state=0, n_jobs=1)
+    assert type(xgb).__name__ == "XGBClassifier"
+    params = xgb.get_params()
+    assert params["tree_method"] == "hist" and params["n_jobs"] == 1 and params["n_estimators"] == 5
+    X, _, s = _pu_data(n=200)
+    p = xgb.fit(X, s).predict_proba(X)
+    assert p.shape == (200, 2)
+
+
+def test_make_base_estimator_errors():
+    with pytest.raises(ValueError, match="logistic_regression, random_forest, xgboost"):
+        make_base_estimator("svm")
+    with pytest.raises(ValueError, match="unknown parameter"):
+        make_base_estimator("decision_tree", {"n_estimators": 10})
+    with pytest.raises(ValueError, match="params must be a dict"):
+        make_base_estimator("gaussian_nb", [1, 2])
+    with pytest.raises(ValueError, match="random_state"):
+        make_base_estimator("decision_tree", random_state=-1)
+    with pytest.raises(ValueError, match="n_jobs"):
+        make_base_estimator("random_forest", n_jobs=0)
+
+
+def test_make_base_estimator_accepts_generator():
+    a = make_base_estimator("decision_tree", random_state=np.random.default_rng(1))
+    b = make_base_estimator("decision_tree", random_state=np.random.default_rng(1))
+    assert isinstance(a.random_state, int) and a.random_state == b.random_state
+
+
+# ---------------------------------------------------- sklearn conventions
+
+
+# scikit-learn checks that apply to a binary-only PU classifier (the others feed
+# multi-class or continuous targets, which a 0/1 labeled indicator rejects by design).
+SKLEARN_CHECKS = [
+    "check_estimator_cloneable",
+    "check_estimator_repr",
+    "check_no_attributes_set_in_init",
+    "check_parameters_default_constructible",
+    "check_get_params_invariance",
+    "check_set_params",
+    "check_do_not_raise_errors_in_init_or_set_params",
+    "check_mixin_order",
+    "check_estimators_unfitted",
+    "check_fit_check_is_fitted",
+    "check_n_features_in",
+    "check_estimators_pickle",
+    "check_fit_idempotent",
+    "check_estimators_nan_inf",
+    "check_decision_proba_consistency",
+    "check_supervised_y_no_nan",
+]
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+@pytest.mark.parametrize("check", SKLEARN_CHECKS)
+def test_sklearn_checks(cls, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        getattr(ec, check)(cls.__name__, cls(random_state=0))
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+def test_clone_params_and_fitted_attributes(cls):
+    base = RandomForestClassifier(n_estimators=5)
+    est = cls(estimator=base, random_state=4)
+    params = est.get_params()
+    assert params["estimator"] is base and params["random_state"] == 4
+    assert "estimator__n_estimators" in est.get_params(deep=True)
+    c = clone(est)
+    assert c.get_params()["random_state"] == 4 and c.estimator is not base
+    est.set_params(estimator__n_estimators=7, random_state=5)
+    assert base.n_estimators == 7 and est.random_state == 5
+
+    X, _, s = _pu_data()
+    for method in ("predict", "predict_proba", "decision_function"):
+        with pytest.raises(NotFittedError):
+            getattr(cls(), method)(X)
+    est.fit(X, s)
+    assert est.estimator_ is not base and not hasattr(base, "classes_")
+    assert np.array_equal(est.classes_, [0, 1])
+    assert est.n_features_in_ == X.shape[1]
+    proba = est.predict_proba(X)
+    assert proba.shape == (X.shape[0], 2)
+    assert np.all((proba >= 0) & (proba <= 1))
+    assert np.allclose(proba.sum(axis=1), 1.0)
+    pred = est.predict(X)
+    assert pred.shape == (X.shape[0],) and set(np.unique(pred)) <= {0, 1}
+    assert np.array_equal(pred, (proba[:, 1] >= 0.5).astype(int))
+    assert est.decision_function(X).shape == (X.shape[0],)
+    # ClassifierMixin.score works with true labels
+    assert 0.0 <= est.score(X, s) <= 1.0
+    # pickle round trip keeps predictions
+    est2 = pickle.loads(pickle.dumps(est))
+    assert np.array_equal(est2.predict_proba(X), proba)
+    with pytest.raises(ValueError, match="features"):
+        est.predict(X[:, :2])
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+def test_determinism_with_random_state(cls):
+    X, _, s = _pu_data(seed=2)
+    base = RandomForestClassifier(n_estimators=10, max_features=1)
+    p1 = cls(estimator=base, random_state=11).fit(X, s).predict_proba(X)
+    p2 = cls(estimator=base, random_state=11).fit(X, s).predict_proba(X)
+    p3 = cls(estimator=base, random_state=12).fit(X, s).predict_proba(X)
+    assert np.array_equal(p1, p2)
+    assert not np.array_equal(p1, p3)
+
+
+@pytest.mark.parametrize("cls", ESTIMATORS, ids=lambda c: c.__name__)
+def test_errors_on_bad_input(cls):
+    X, _, s = _pu_data(n=100)
+    Xn = X.copy()
+    Xn[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        cls().fit(Xn, s)
+    Xi = X.copy()
+    Xi[0, 0] = np.inf
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        cls().fit(Xi, s)
+    with pytest.raises(ValueError, match="no labeled positives"):
+        cls().fit(X, np.zeros(100, int))
+    with pytest.raises(ValueError, match="no unlabeled"):
+        cls().fit(X, np.ones(100, int))
+    with pytest.raises(ValueError, match="only 0 and 1"):
+        cls().fit(X, np.where(s == 1, 1, -1))
+    with pytest.raises(ValueError, match="s has 99 entries"):
+        cls().fit(X, s[:-1])
+    est = cls().fit(X, s)
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        est.predict_proba(Xn)
+    with pytest.raises(ValueError, match="estimator must be a classifier"):
+        cls(estimator="logreg").fit(X, s)
+
+
+# ------------------------------------------------------------------------ Naive
+
+
+def test_naive_equals_base_fit_on_s():
+    X, _, s = _pu_data(seed=3)
+    naive = NaivePUClassifier().fit(X, s)
+    ref = LogisticRegression(max_iter=1000).fit(X, s)
+    assert np.allclose(naive.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12)
+    assert np.array_equal(naive.predict(X), ref.predict(X))
+    assert np.allclose(naive.decision_function(X), ref.decision_function(X))
+
+    rf = RandomForestClassifier(n_estimators=8)
+    naive_rf = NaivePUClassifier(estimator=rf, random_state=5).fit(X, s)
+    ref_rf = RandomForestClassifier(n_estimators=8, random_state=5).fit(X, s)
+    assert naive_rf.estimator_.random_state == 5
+    assert np.array_equal(naive_rf.predict_proba(X), ref_rf.predict_proba(X))
+
+
+def test_naive_random_state_none_keeps_base_seed_and_decision_fallback():
+    X, _, s = _pu_data(seed=4)
+    naive = NaivePUClassifier(estimator=DecisionTreeClassifier(random_state=3)).fit(X, s)
+    assert naive.estimator_.random_state == 3
+    # GaussianNB has no decision_function -> proba[:, 1] - 0.5
+    nb = NaivePUClassifier(estimator=GaussianNB()).fit(X, s)
+    assert np.allclose(nb.decision_function(X), nb.predict_proba(X)[:, 1] - 0.5)
+
+
+# ------------------------------------------------------------------ Elkan-Noto
+
+
+@pytest.fixture(scope="module")
+def scar_problem():
+    """20000 training rows, alpha ~ 0.4, exactly 30% of the positives labeled."""
+    X, y = _separated(20_000, seed=1)
+    rng = np.random.default_rng(2)
+    pos = np.flatnonzero(y == 1)
+    s = np.zeros(y.shape[0], dtype=int)
+    s[rng.choice(pos, int(round(0.3 * pos.size)), replace=False)] = 1
+    X_test, y_test = _separated(10_000, seed=3)
+    return X, y, s, X_test, y_test
+
+
+def test_elkan_noto_recovers_label_frequency_and_auc(scar_problem):
+    X, y, s, X_test, y_test = scar_problem
+    c_true = s.sum() / y.sum()
+    assert abs(c_true - 0.3) < 1e-3
+    en = ElkanNotoClassifier(random_state=0).fit(X, s)
+    assert abs(en.c_ - c_true) < 0.05
+    assert en.c_ == en.c_estimates_["e1"]
+    assert abs(en.prior_ - y.mean()) < 0.05
+    auc_en = roc_auc_score(y_test, en.predict_proba(X_test)[:, 1])
+    sup = LogisticRegression(max_iter=1000).fit(X, y)
+    auc_sup = roc_auc_score(y_test, sup.predict_proba(X_test)[:, 1])
+    assert auc_en > auc_sup - 0.01
+    # the hold-out is stratified: 10% of each stratum
+    hold = en.hold_out_indices_
+    assert abs(hold.size - 0.1 * X.shape[0]) <= 2
+    assert abs(s[hold].sum() - 0.1 * s.sum()) <= 1
+    # e2 is also a sensible estimate here
+    assert abs(en.c_estimates_["e2"] - c_true) < 0.05
+
+
+def test_elkan_noto_hold_out_not_used_for_training(scar_problem):
+    X, _, s, _, _ = scar_problem
+    en = ElkanNotoClassifier(random_state=0).fit(X, s)
+    train = np.setdiff1d(np.arange(X.shape[0]), en.hold_out_indices_)
+    ref = LogisticRegression(max_iter=1000, random_state=0).fit(X[train], s[train])
+    assert np.allclose(en.estimator_.coef_, ref.coef_)
+    g_hold = ref.predict_proba(X[en.hold_out_indices_])[:, 1]
+    assert en.c_ == pytest.approx(g_hold[s[en.hold_out_indices_] == 1].mean())
+
+
+def test_elkan_noto_estimators_on_hand_built_case():
+    # g(x) = X[:, 0]: exactly c = 0.4 on every positive, 0 on negatives (a perfect
+    # non-traditional classifier for separable classes). Then e1 = e3 = c exactly,
+    # and e2 = (#labeled held out) / (#positives held out), the empirical label
+    # frequency of the held-out part (equal to c in expectation).
+    n = 200
+    y = np.r_[np.ones(100, int), np.zeros(100, int)]
+    s = np.r_[np.ones(40, int), np.zeros(160, int)]
+    X = np.column_stack([np.where(y == 1, 0.4, 0.0), np.arange(n)])
+    for ce in ("e1", "e2", "e3"):
+        en = ElkanNotoClassifier(ColumnProba(), hold_out_ratio=0.25, c_estimator=ce, random_state=1)
+        en.fit(X, s)
+        h = en.hold_out_indices_
+        expected = {"e1": 0.4, "e3": 0.4, "e2": s[h].sum() / y[h].sum()}
+        assert en.c_estimates_ == pytest.approx(expected)
+        assert en.c_ == pytest.approx(expected[ce])
+        assert en.prior_ == pytest.approx(min(1.0, (40 / 200) / expected[ce]))
+        if ce != "e2":
+            assert np.allclose(en.predict_proba(X)[:, 1], y)
+
+    # Non-constant g: compare with the formulas on the held-out part.
+    rng = np.random.default_rng(0)
+    g = np.r_[rng.uniform(0.2, 0.6, 100), rng.uniform(0.0, 0.1, 100)]
+    X2 = np.column_stack([g, np.arange(n)])
+    en = ElkanNotoClassifier(ColumnProba(), hold_out_ratio=0.25, random_state=1).fit(X2, s)
+    h = en.hold_out_indices_
+    assert h.size == 50 and s[h].sum() == 10
+    gl = g[h][s[h] == 1]
+    assert en.c_estimates_["e1"] == pytest.approx(gl.mean())
+    assert en.c_estimates_["e2"] == pytest.approx(gl.sum() / g[h].sum())
+    assert en.c_estimates_["e3"] == pytest.approx(g[h].max())
+    # relations: e3 >= e1 (max over all >= mean over labeled); e2 <= e1 here since
+    # the unlabeled part adds mass to the denominator
+    assert en.c_estimates_["e3"] >= en.c_estimates_["e1"] >= en.c_estimates_["e2"]
+
+    # decision_function is g / c - 0.5 (unclipped); predict is g >= c / 2
+    c = en.c_
+    assert np.allclose(en.decision_function(X2), g / c - 0.5)
+    assert np.array_equal(en.predict(X2), (g >= c / 2).astype(int))
+    assert np.allclose(en.predict_proba(X2)[:, 1], np.clip(g / c, 0, 1))
+    assert en.decision_function(X2).max() > 0.5  # some g exceed c, not clipped
+
+
+def test_elkan_noto_generator_random_state():
+    X, _, s = _pu_data(seed=6)
+    a = ElkanNotoClassifier(random_state=np.random.default_rng(3)).fit(X, s)
+    b = ElkanNotoClassifier(random_state=np.random.default_rng(3)).fit(X, s)
+    assert np.array_equal(a.hold_out_indices_, b.hold_out_indices_)
+    assert a.c_ == b.c_
+
+
+@pytest.mark.parametrize("ratio", [0, 1, -0.1, 1.5, "0.1", True, None, float("nan")])
+def test_elkan_noto_bad_hold_out_ratio(ratio):
+    X, _, s = _pu_data(n=100)
+    est = ElkanNotoClassifier(hold_out_ratio=ratio)  # stored unchanged, validated in fit
+    assert est.get_params()["hold_out_ratio"] is ratio
+    with pytest.raises(ValueError, match="hold_out_ratio"):
+        est.fit(X, s)
+
+
+def test_elkan_noto_bad_c_estimator_and_hold_out_without_positives():
+    X, _, s = _pu_data(n=100)
+    with pytest.raises(ValueError, match="c_estimator must be one of e1, e2, e3"):
+        ElkanNotoClassifier(c_estimator="e4").fit(X, s)
+    s3 = np.zeros(100, int)
+    s3[:3] = 1  # 10% of 3 labeled rounds to 0 held-out positives
+    with pytest.raises(ValueError, match="held-out part has no labeled positives.*increase hold_out_ratio"):
+        ElkanNotoClassifier(hold_out_ratio=0.1).fit(X, s3)
+    s1 = np.zeros(100, int)
+    s1[0] = 1
+    with pytest.raises(ValueError, match="training part has no labeled positives"):
+        ElkanNotoClassifier(hold_out_ratio=0.6).fit(X, s1)
+    # base predicting 0 for every labeled example -> c = 0 -> informative error
+    Xz = np.column_stack([np.zeros(100), np.arange(100)])
+    with pytest.raises(ValueError, match="label frequency c"):
+        ElkanNotoClassifier(ColumnProba(), random_state=0).fit(Xz, s)

@@ -1,0 +1,277 @@
+"""Tests for pu_lib.metrics: agreement with scikit-learn, threshold tuning, PU criterion."""
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from sklearn import metrics as skm
+
+from pu_lib import metrics as m
+
+
+def _random_cases(n_cases=60, seed=0):
+    """Random (y, score) pairs with many ties, both classes present."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n_cases:
+        n = int(rng.integers(2, 120))
+        y = rng.integers(0, 2, n)
+        if y.min() == y.max():
+            continue
+        levels = int(rng.integers(1, 8))
+        if rng.random() < 0.3:
+            score = rng.random(n)  # continuous, no ties
+        else:
+            score = rng.integers(0, levels + 1, n) / max(levels, 1)  # heavy ties, in [0,1]
+        out.append((y, score))
+    return out
+
+
+CASES = _random_cases()
+
+
+# ------------------------------------------------------------ sklearn agreement
+
+
+@pytest.mark.parametrize("i", range(len(CASES)))
+def test_matches_sklearn(i):
+    y, score = CASES[i]
+    y_pred = (score >= 0.5).astype(int)
+    assert m.accuracy(y, y_pred) == pytest.approx(skm.accuracy_score(y, y_pred), abs=1e-12)
+    assert m.f1(y, y_pred) == pytest.approx(skm.f1_score(y, y_pred, zero_division=0), abs=1e-12)
+    assert m.mcc(y, y_pred) == pytest.approx(skm.matthews_corrcoef(y, y_pred), abs=1e-12)
+    assert m.auc_roc(y, score) == pytest.approx(skm.roc_auc_score(y, score), abs=1e-12)
+    assert m.auc_pr(y, score) == pytest.approx(skm.average_precision_score(y, score), abs=1e-12)
+    assert m.brier(y, score) == pytest.approx(skm.brier_score_loss(y, score), abs=1e-12)
+    other = np.random.default_rng(i).normal(size=y.shape[0])
+    assert m.mse(score, other) == pytest.approx(skm.mean_squared_error(score, other), abs=1e-12)
+
+
+def test_auc_with_unbounded_scores_matches_sklearn():
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 500)
+    score = np.round(rng.normal(size=500) * 3 + y, 0)  # ties, negative values
+    assert m.auc_roc(y, score) == pytest.approx(skm.roc_auc_score(y, score), abs=1e-12)
+    assert m.auc_pr(y, score) == pytest.approx(skm.average_precision_score(y, score), abs=1e-12)
+
+
+def test_f1_zero_division_and_mcc_degenerate():
+    y = np.zeros(5, int)
+    assert m.f1(y, np.zeros(5, int)) == 0.0
+    assert skm.f1_score(y, np.zeros(5, int), zero_division=0) == 0.0
+    # constant prediction -> a zero factor in the MCC denominator -> 0
+    y2 = np.array([0, 1, 1, 0])
+    assert m.mcc(y2, np.ones(4, int)) == 0.0
+    assert m.mcc(y2, y2) == 1.0
+    assert m.mcc(y2, 1 - y2) == -1.0
+
+
+def test_boolean_inputs_accepted():
+    y = np.array([True, False, True, True])
+    p = np.array([True, False, False, True])
+    assert m.accuracy(y, p) == 0.75
+    assert m.f1(y, p) == pytest.approx(0.8)
+
+
+def test_auc_single_class_is_nan():
+    assert math.isnan(m.auc_roc([1, 1, 1], [0.1, 0.5, 0.9]))
+    assert math.isnan(m.auc_pr([0, 0, 0], [0.1, 0.5, 0.9]))
+
+
+def test_prior_abs_error():
+    assert m.prior_abs_error(0.25, 0.4) == pytest.approx(0.15)
+    assert m.prior_abs_error(0.0, 1.0) == 1.0
+    with pytest.raises(ValueError, match="alpha_hat"):
+        m.prior_abs_error(1.2, 0.4)
+    with pytest.raises(ValueError, match="alpha"):
+        m.prior_abs_error(0.2, -0.1)
+    with pytest.raises(ValueError, match="alpha_hat"):
+        m.prior_abs_error(float("nan"), 0.3)
+
+
+# ------------------------------------------------------------------ validation
+
+
+def test_validation_errors_name_the_argument():
+    with pytest.raises(ValueError, match="y_pred"):
+        m.accuracy([0, 1, 1], [0, 1])
+    with pytest.raises(ValueError, match="y must hold only 0 and 1"):
+        m.f1([0, 2, 1], [0, 1, 1])
+    with pytest.raises(ValueError, match="score contains 1 NaN"):
+        m.auc_roc([0, 1, 1], [0.1, np.nan, 0.3])
+    with pytest.raises(ValueError, match="score"):
+        m.best_f1_threshold([0, 1], [0.2, np.nan])
+    with pytest.raises(ValueError, match="score has 2 entries"):
+        m.auc_pr([0, 1, 1], [0.1, 0.2])
+    with pytest.raises(ValueError, match="proba"):
+        m.brier([0, 1], [0.2, 1.5])
+    with pytest.raises(ValueError, match="b has 2 entries"):
+        m.mse([1.0, 2.0, 3.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match="a contains"):
+        m.mse([1.0, np.nan], [1.0, 2.0])
+    with pytest.raises(ValueError, match="y_pred"):
+        m.lee_liu([0, 1, 1], [0, 1])
+    with pytest.raises(ValueError, match="proba_test"):
+        m.evaluate([0, 1], [0.2, np.nan])
+    with pytest.raises(ValueError, match="y_test"):
+        m.evaluate([0, 3], [0.2, 0.4])
+    with pytest.raises(ValueError, match="s_test"):
+        m.evaluate([0, 1], [0.2, 0.4], s_test=[0, 1, 1])
+    with pytest.raises(ValueError, match="y_val and proba_val"):
+        m.evaluate([0, 1], [0.2, 0.4], y_val=[0, 1])
+
+
+# ---------------------------------------------------------- threshold tuning
+
+
+def _brute_force_best(y, score):
+    """Max F1 over all candidate thresholds; ties -> the largest threshold."""
+    cands = np.unique(score)
+    f1s = np.array([skm.f1_score(y, (score >= t).astype(int), zero_division=0) for t in cands])
+    best = f1s.max()
+    tied = cands[np.isclose(f1s, best, rtol=0, atol=1e-12)]
+    return float(tied.max()), float(best)
+
+
+@pytest.mark.parametrize("i", range(len(CASES)))
+def test_best_f1_threshold_equals_brute_force(i):
+    y, score = CASES[i]
+    t, f = m.best_f1_threshold(y, score)
+    t_bf, f_bf = _brute_force_best(y, score)
+    assert f == pytest.approx(f_bf, abs=1e-12)
+    assert t == t_bf
+    # the returned F1 is the F1 actually obtained at that threshold
+    assert f == pytest.approx(skm.f1_score(y, (score >= t).astype(int)), abs=1e-12)
+
+
+def test_best_f1_threshold_hand_case_and_tie_break():
+    # score >= 0.8 -> {1}: tp=1, F1 = 2/(1+2) = 2/3
+    # score >= 0.5 -> {1, 0}: tp=1, pp=2 -> 2/4
+    # score >= 0.2 -> all: tp=2, pp=3 -> 4/5  (best)
+    t, f = m.best_f1_threshold([1, 0, 1], [0.8, 0.5, 0.2])
+    assert (t, f) == (0.2, pytest.approx(0.8))
+    # exact tie: t=0.9 -> tp=1, pp=1, P=2 -> 2/3 ; t=0.1 -> tp=2, pp=4 -> 4/6 = 2/3
+    t, f = m.best_f1_threshold([1, 0, 0, 1], [0.9, 0.5, 0.5, 0.1])
+    assert t == 0.9 and f == pytest.approx(2 / 3)
+    # no positives: F1 is 0 everywhere, the largest score is returned
+    t, f = m.best_f1_threshold([0, 0, 0], [0.3, 0.7, 0.1])
+    assert (t, f) == (0.7, 0.0)
+
+
+def test_best_f1_threshold_large_input_is_fast_and_correct():
+    rng = np.random.default_rng(7)
+    n = 200_000
+    y = rng.integers(0, 2, n)
+    score = np.round(rng.random(n) + 0.3 * y, 3)
+    t, f = m.best_f1_threshold(y, score)
+    assert f == pytest.approx(skm.f1_score(y, (score >= t).astype(int)), abs=1e-12)
+
+
+def test_f1_at_best_threshold():
+    rng = np.random.default_rng(11)
+    y_val = rng.integers(0, 2, 300)
+    s_val = np.round(rng.random(300) + 0.4 * y_val, 2)
+    y_test = rng.integers(0, 2, 200)
+    s_test = np.round(rng.random(200) + 0.4 * y_test, 2)
+    t, _ = m.best_f1_threshold(y_val, s_val)
+    expected = skm.f1_score(y_test, (s_test >= t).astype(int), zero_division=0)
+    assert m.f1_at_best_threshold(y_val, s_val, y_test, s_test) == pytest.approx(expected)
+    with pytest.raises(ValueError, match="score_test"):
+        m.f1_at_best_threshold(y_val, s_val, y_test, s_test[:-1])
+
+
+# ------------------------------------------------------------------ Lee & Liu
+
+
+def test_lee_liu_hand_cases():
+    # 4 labeled (s=1), 3 of them predicted positive -> r = 3/4
+    # 10 examples, 5 predicted positive -> Pr(y_hat = 1) = 1/2
+    s = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+    y_pred = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+    assert m.lee_liu(s, y_pred) == pytest.approx((3 / 4) ** 2 / 0.5)
+    # predict everything positive: r = 1, Pr = 1 -> 1
+    assert m.lee_liu(s, np.ones(10, int)) == 1.0
+    # predict exactly the labeled: r = 1, Pr = 0.4 -> 2.5 (criterion is not bounded by 1)
+    assert m.lee_liu(s, s) == pytest.approx(2.5)
+    # nothing predicted positive -> 0 by convention
+    assert m.lee_liu(s, np.zeros(10, int)) == 0.0
+    # positives predicted only among unlabeled: r = 0 -> 0
+    assert m.lee_liu(s, 1 - s) == 0.0
+    with pytest.raises(ValueError, match="no labeled positives"):
+        m.lee_liu(np.zeros(4, int), [1, 0, 1, 0])
+
+
+# ------------------------------------------------------------------- evaluate
+
+
+def test_evaluate_keys_and_values():
+    rng = np.random.default_rng(5)
+    y = rng.integers(0, 2, 400)
+    proba = np.clip(0.35 * y + rng.random(400) * 0.65, 0, 1)
+    out = m.evaluate(y, proba)
+    assert list(out) == list(m.METRICS)
+    assert all(isinstance(v, float) for v in out.values())
+    y_pred = (proba >= 0.5).astype(int)
+    assert out["accuracy"] == pytest.approx(skm.accuracy_score(y, y_pred))
+    assert out["f1"] == pytest.approx(skm.f1_score(y, y_pred))
+    assert out["mcc"] == pytest.approx(skm.matthews_corrcoef(y, y_pred))
+    assert out["auc_roc"] == pytest.approx(skm.roc_auc_score(y, proba))
+    assert out["auc_pr"] == pytest.approx(skm.average_precision_score(y, proba))
+    assert out["brier"] == pytest.approx(skm.brier_score_loss(y, proba))
+    for key in ("f1_tuned", "lee_liu", "prior_abs_error"):
+        assert math.isnan(out[key])
+
+    # custom threshold and explicit predictions
+    out_t = m.evaluate(y, proba, threshold=0.7)
+    assert out_t["f1"] == pytest.approx(skm.f1_score(y, (proba >= 0.7).astype(int)))
+    out_p = m.evaluate(y, proba, np.ones(400, int))
+    assert out_p["accuracy"] == pytest.approx(y.mean())
+
+
+def test_evaluate_optional_parts():
+    rng = np.random.default_rng(6)
+    y = rng.integers(0, 2, 300)
+    proba = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1)
+    y_val = rng.integers(0, 2, 200)
+    proba_val = np.clip(0.3 * y_val + rng.random(200) * 0.7, 0, 1)
+    s = y * (rng.random(300) < 0.5)
+    out = m.evaluate(
+        y, proba, y_val=y_val, proba_val=proba_val, s_test=s, alpha_true=0.5, alpha_hat=0.42
+    )
+    assert out["f1_tuned"] == pytest.approx(m.f1_at_best_threshold(y_val, proba_val, y, proba))
+    assert out["lee_liu"] == pytest.approx(m.lee_liu(s, (proba >= 0.5).astype(int)))
+    assert out["prior_abs_error"] == pytest.approx(0.08)
+    # only one prior -> NaN; s_test without labeled examples -> NaN
+    out2 = m.evaluate(y, proba, s_test=np.zeros(300, int), alpha_hat=0.4)
+    assert math.isnan(out2["prior_abs_error"]) and math.isnan(out2["lee_liu"])
+
+
+def test_evaluate_single_class_gives_nan_aucs_not_error():
+    out = m.evaluate([1, 1, 1, 1], [0.2, 0.6, 0.9, 0.7])
+    assert math.isnan(out["auc_roc"]) and math.isnan(out["auc_pr"])
+    assert out["accuracy"] == 0.75
+    assert out["f1"] == pytest.approx(2 * 3 / (2 * 3 + 1))
+
+
+def test_metrics_table_description():
+    assert set(m.METRICS) == {
+        "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
+        "prior_abs_error",
+    }
+    for name, info in m.METRICS.items():
+        assert set(info) == {"greater_is_better", "label"}
+        assert isinstance(info["greater_is_better"], bool) and info["label"]
+    assert m.METRICS["brier"]["greater_is_better"] is False
+    assert m.METRICS["prior_abs_error"]["greater_is_better"] is False
+    assert m.METRICS["f1"]["label"] == "F1"
+
+
+def test_import_is_light():
+    code = (
+        "import sys, pu_lib.metrics; "
+        "bad = [k for k in ('sklearn', 'numba', 'dask', 'xgboost') if k in sys.modules]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
