@@ -26,7 +26,7 @@ TINY = {
     "experiments": {
         "tiny": {
             "datasets": ["breast_cancer"],
-            "settings": [{"mechanism": "scar_c", "c": 0.5}, {"mechanism": "sar", "k": 1}],
+            "settings": [{"mechanism": "scar_c", "c": 0.5}, {"mechanism": "sar", "k": 1, "min_std": 0.3, "id": "sar-k1"}],
             "split": {"test_size": 0.3, "val_size": 0.2},
             "methods": ["naive_lr", "elkan_noto_lr"],
             "repetitions": 3,
