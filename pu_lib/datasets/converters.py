@@ -1,0 +1,363 @@
+"""Readers that turn raw public dataset files into a DataFrame with ``target``.
+
+Every reader returns a :class:`pandas.DataFrame` whose class column is named
+``target`` (original class values, not binarised). Formats: CSV, ARFF (own
+parser), LIBSVM/svmlight, KEEL ``.dat`` (own parser), MATLAB ``.mat`` (ODDS) and
+NumPy ``.npz`` (ADBench), plus the 20 Newsgroups ``bydate`` tarball.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import re
+import tarfile
+from pathlib import Path
+from typing import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .canonical import TARGET
+
+__all__ = [
+    "read_csv",
+    "read_arff",
+    "read_libsvm",
+    "read_keel",
+    "read_mat",
+    "read_npz",
+    "read_newsgroups_tar",
+    "READERS",
+]
+
+
+def _set_target(df: pd.DataFrame, class_column: str | None) -> pd.DataFrame:
+    if class_column is not None:
+        if class_column not in df.columns:
+            raise ValueError(f"class column {class_column!r} not found (columns: {list(df.columns)})")
+        if class_column != TARGET:
+            if TARGET in df.columns:
+                raise ValueError(f"table already has a {TARGET!r} column besides {class_column!r}")
+            df = df.rename(columns={class_column: TARGET})
+    elif TARGET not in df.columns:
+        df = df.rename(columns={df.columns[-1]: TARGET})
+    return df
+
+
+def _integral_or_float(values: np.ndarray) -> np.ndarray:
+    values = np.asarray(values, dtype=np.float64)
+    if values.size and np.all(np.isfinite(values)) and np.all(values == np.round(values)):
+        return values.astype(np.int64)
+    return values
+
+
+# ----------------------------------------------------------------------------- CSV
+def read_csv(
+    path: str | os.PathLike | io.IOBase,
+    *,
+    sep: str = ",",
+    header: int | None | str = "infer",
+    names: Sequence[str] | None = None,
+    na_values: Sequence[str] | None = None,
+    class_column: str | None = None,
+    **kwargs,
+) -> pd.DataFrame:
+    """Read a delimited text file (``pandas.read_csv``) and name the class ``target``.
+
+    ``sep`` (``r"\\s+"`` for whitespace), ``header`` (None for headerless files),
+    ``names`` (column names), ``na_values`` (e.g. ``["?"]``) and further keyword
+    arguments go to :func:`pandas.read_csv`. The class column is ``class_column``,
+    else a column already called ``target``, else the last column. Compression is
+    inferred from the file name (``.gz``, ``.bz2``, ``.zip``, ``.xz``).
+    """
+    df = pd.read_csv(path, sep=sep, header=header, names=names, na_values=na_values, **kwargs)
+    return _set_target(df, class_column)
+
+
+# ----------------------------------------------------------------------------- ARFF
+def _split_fields(line: str, sep: str = ",") -> list[tuple[str, bool]]:
+    """Split a data line into (value, was_quoted) pairs; handles '...' and "..." quotes."""
+    if "'" not in line and '"' not in line:
+        return [(f.strip(), False) for f in line.split(sep)]
+    out: list[tuple[str, bool]] = []
+    i, n = 0, len(line)
+    while i <= n:
+        while i < n and line[i] in " \t":
+            i += 1
+        if i < n and line[i] in "'\"":
+            q = line[i]
+            i += 1
+            buf = []
+            while i < n and line[i] != q:
+                if line[i] == "\\" and i + 1 < n:
+                    i += 1
+                buf.append(line[i])
+                i += 1
+            if i >= n:
+                raise ValueError(f"unterminated quote in line: {line!r}")
+            i += 1
+            out.append(("".join(buf), True))
+            while i < n and line[i] != sep:
+                i += 1
+        else:
+            j = line.find(sep, i)
+            j = n if j < 0 else j
+            out.append((line[i:j].strip(), False))
+            i = j
+        i += 1
+    return out
+
+
+_ARFF_ATTR = re.compile(r"""^@attribute\s+('(?:[^']*)'|"(?:[^"]*)"|\S+)\s+(.*)$""", re.I)
+
+
+def _parse_attribute(line: str) -> tuple[str, str, list[str] | None]:
+    m = _ARFF_ATTR.match(line.strip())
+    if not m:
+        raise ValueError(f"bad @attribute line: {line!r}")
+    name, rest = m.group(1), m.group(2).strip()
+    if name[0] in "'\"":
+        name = name[1:-1]
+    if rest.startswith("{"):
+        inner = rest[1 : rest.rindex("}")]
+        cats = [v for v, _ in _split_fields(inner)]
+        return name, "nominal", cats
+    kind = rest.split()[0].lower()
+    if kind in ("numeric", "real"):
+        return name, "real", None
+    if kind == "integer":
+        return name, "integer", None
+    if kind in ("string", "date"):
+        return name, "string", None
+    raise ValueError(f"unsupported ARFF attribute type {rest!r} for {name!r}")
+
+
+def _columns_from_rows(rows: list[list[tuple[str, bool]]], attrs, missing=("?",)) -> dict:
+    n_attr = len(attrs)
+    data = {}
+    for j, (name, kind, cats) in enumerate(attrs):
+        raw = [r[j] for r in rows]
+        is_missing = np.array([(not q) and v in missing for v, q in raw], dtype=bool)
+        if kind in ("real", "integer"):
+            vals = np.array([np.nan if m else float(v) for (v, _), m in zip(raw, is_missing)], dtype=np.float64)
+            if kind == "integer" and not is_missing.any():
+                vals = vals.astype(np.int64)
+            data[name] = vals
+        else:
+            if cats is not None:
+                allowed = set(cats)
+                bad = {v for (v, _), m in zip(raw, is_missing) if not m and v not in allowed}
+                if bad:
+                    raise ValueError(f"values {sorted(bad)[:5]} of {name!r} not among its declared categories")
+            data[name] = pd.array([None if m else v for (v, _), m in zip(raw, is_missing)], dtype="str")
+    if any(len(r) != n_attr for r in rows):
+        raise ValueError("a data row has a wrong number of fields")
+    return data
+
+
+def read_arff(path: str | os.PathLike, *, class_column: str | None = None, encoding: str = "utf-8") -> pd.DataFrame:
+    """Parse an ARFF file (dense format) into a DataFrame.
+
+    Supported: ``%`` comments, ``@relation``, ``@attribute`` with ``numeric``/``real``
+    (float64), ``integer`` (int64, float64 if a value is missing), nominal
+    ``{a, b, 'c d'}`` and ``string``/``date`` (pandas ``str``), ``@data`` rows with
+    single or double quoted values and ``?`` for missing. Sparse rows
+    (``{i v, ...}``) raise ``ValueError``. The class is ``class_column`` or the last
+    attribute, renamed ``target``.
+    """
+    attrs: list[tuple[str, str, list[str] | None]] = []
+    rows: list[list[tuple[str, bool]]] = []
+    in_data = False
+    with open(path, encoding=encoding) as fh:
+        for line in fh:
+            s = line.strip()
+            if not s or s.startswith("%"):
+                continue
+            if not in_data:
+                low = s.lower()
+                if low.startswith("@relation"):
+                    continue
+                if low.startswith("@attribute"):
+                    attrs.append(_parse_attribute(s))
+                elif low.startswith("@data"):
+                    in_data = True
+                else:
+                    raise ValueError(f"unexpected ARFF header line: {s!r}")
+            else:
+                if s.startswith("{"):
+                    raise ValueError("sparse ARFF rows are not supported")
+                rows.append(_split_fields(s))
+    if not attrs:
+        raise ValueError(f"{path}: no @attribute lines")
+    return _set_target(pd.DataFrame(_columns_from_rows(rows, attrs)), class_column or attrs[-1][0])
+
+
+# ----------------------------------------------------------------------------- KEEL
+_KEEL_ATTR = re.compile(r"^@attribute\s+('(?:[^']*)'|\S+?)\s*(\{.*\}|real.*|integer.*|numeric.*)$", re.I)
+
+
+def read_keel(path: str | os.PathLike, *, encoding: str = "utf-8") -> pd.DataFrame:
+    """Parse a KEEL ``.dat`` file into a DataFrame.
+
+    Header lines: ``@relation``, ``@attribute <name> real [a, b]`` (float64),
+    ``integer [a, b]`` (int64, float64 with missing values), ``{v1, v2}`` (string),
+    ``@inputs``/``@input`` and ``@outputs``/``@output``; then ``@data`` with
+    comma-separated rows; ``<null>`` and ``?`` are missing. The (single) output
+    attribute becomes ``target`` (the last attribute if no ``@outputs`` line).
+    """
+    attrs: list[tuple[str, str, list[str] | None]] = []
+    outputs: list[str] = []
+    rows = []
+    in_data = False
+    with open(path, encoding=encoding) as fh:
+        for line in fh:
+            s = line.strip()
+            if not s or s.startswith("%"):
+                continue
+            if not in_data:
+                low = s.lower()
+                if low.startswith("@relation") or low.startswith("@input"):
+                    continue
+                if low.startswith("@output"):
+                    outputs = [o.strip() for o in s.split(None, 1)[1].split(",")]
+                elif low.startswith("@attribute"):
+                    m = _KEEL_ATTR.match(s)
+                    if not m:
+                        raise ValueError(f"bad KEEL @attribute line: {s!r}")
+                    name, rest = m.group(1).strip("'"), m.group(2).strip()
+                    if rest.startswith("{"):
+                        cats = [c.strip() for c in rest[1 : rest.rindex("}")].split(",")]
+                        attrs.append((name, "nominal", cats))
+                    elif rest.lower().startswith("integer"):
+                        attrs.append((name, "integer", None))
+                    else:
+                        attrs.append((name, "real", None))
+                elif low.startswith("@data"):
+                    in_data = True
+                else:
+                    raise ValueError(f"unexpected KEEL header line: {s!r}")
+            else:
+                rows.append([(f.strip(), False) for f in s.split(",")])
+    if not attrs:
+        raise ValueError(f"{path}: no @attribute lines")
+    data = _columns_from_rows(rows, attrs, missing=("?", "<null>"))
+    if len(outputs) > 1:
+        raise ValueError(f"KEEL file with several outputs {outputs} is not supported")
+    return _set_target(pd.DataFrame(data), outputs[0] if outputs else attrs[-1][0])
+
+
+# ----------------------------------------------------------------------------- LIBSVM
+def read_libsvm(
+    path: str | os.PathLike, *, n_features: int | None = None, column_prefix: str = "f", dtype=np.float64
+) -> pd.DataFrame:
+    """Read an svmlight/LIBSVM file (1-based feature indices) into a dense DataFrame.
+
+    Uses :func:`sklearn.datasets.load_svmlight_file` with ``zero_based=False``;
+    ``n_features`` fixes the width (files may not mention the last features).
+    Columns are ``f1 .. f<n>`` (``column_prefix`` + 1-based index); absent entries
+    are 0. Labels become ``target`` (int64 when all are integral). ``.gz``/``.bz2``
+    files are decompressed transparently.
+    """
+    from sklearn.datasets import load_svmlight_file
+
+    X, y = load_svmlight_file(str(path), n_features=n_features, zero_based=False, dtype=dtype)
+    dense = X.toarray()
+    df = pd.DataFrame(dense, columns=[f"{column_prefix}{i + 1}" for i in range(dense.shape[1])])
+    df[TARGET] = _integral_or_float(y)
+    return df
+
+
+# ----------------------------------------------------------------------------- MAT / NPZ
+def _xy_frame(X, y, names: Sequence[str] | None, column_prefix: str) -> pd.DataFrame:
+    X = np.asarray(X)
+    if hasattr(X, "toarray"):
+        X = X.toarray()
+    if X.ndim != 2:
+        raise ValueError(f"X must be 2-D, got shape {X.shape}")
+    y = np.asarray(y).ravel()
+    if len(y) != X.shape[0]:
+        raise ValueError(f"X has {X.shape[0]} rows but y has {len(y)}")
+    if names is None:
+        names = [f"{column_prefix}{i}" for i in range(X.shape[1])]
+    if len(names) != X.shape[1]:
+        raise ValueError(f"{len(names)} names for {X.shape[1]} columns")
+    df = pd.DataFrame({n: X[:, j] for j, n in enumerate(names)})
+    df[TARGET] = _integral_or_float(y) if y.dtype.kind in "iufb" else y
+    return df
+
+
+def read_mat(
+    path: str | os.PathLike, *, x_key: str = "X", y_key: str = "y", names: Sequence[str] | None = None,
+    column_prefix: str = "f",
+) -> pd.DataFrame:
+    """Read a MATLAB ``.mat`` file with a feature matrix and a label vector (ODDS
+    layout: keys ``X`` and ``y``) via :func:`scipy.io.loadmat`. Columns ``f0..``
+    unless ``names`` is given; feature dtype as stored; ``target`` int64 if integral."""
+    from scipy.io import loadmat
+
+    m = loadmat(str(path))
+    for k in (x_key, y_key):
+        if k not in m:
+            raise ValueError(f"{path}: key {k!r} not found (keys: {[k for k in m if not k.startswith('__')]})")
+    X = m[x_key]
+    if hasattr(X, "toarray"):
+        X = X.toarray()
+    return _xy_frame(X, m[y_key], names, column_prefix)
+
+
+def read_npz(
+    path: str | os.PathLike, *, x_key: str = "X", y_key: str = "y", names: Sequence[str] | None = None,
+    column_prefix: str = "f",
+) -> pd.DataFrame:
+    """Read a NumPy ``.npz`` archive with keys ``X`` and ``y`` (ADBench layout);
+    ``allow_pickle=False``. Columns ``f0..`` unless ``names``; ``target`` int64 if integral."""
+    with np.load(path, allow_pickle=False) as z:
+        for k in (x_key, y_key):
+            if k not in z.files:
+                raise ValueError(f"{path}: key {k!r} not found (keys: {z.files})")
+        return _xy_frame(z[x_key], z[y_key], names, column_prefix)
+
+
+# ----------------------------------------------------------------------------- 20 Newsgroups
+def read_newsgroups_tar(path: str | os.PathLike) -> pd.DataFrame:
+    """Read ``20news-bydate.tar.gz`` (``20news-bydate-{train,test}/<group>/<id>``).
+
+    Returns columns ``text`` (message decoded latin-1, as scikit-learn does),
+    ``split`` (train/test), ``doc_id`` (int64 file name) and ``target`` (group),
+    sorted by split (train first), group and doc_id.
+    """
+    recs = []
+    with tarfile.open(path, "r:*") as tf:
+        for member in tf:
+            if not member.isfile():
+                continue
+            parts = Path(member.name).parts
+            if len(parts) < 3 or not parts[-3].startswith("20news-bydate-"):
+                continue
+            split = parts[-3].rsplit("-", 1)[-1]
+            group, doc = parts[-2], parts[-1]
+            if not doc.isdigit():
+                continue
+            text = tf.extractfile(member).read().decode("latin-1")
+            recs.append((0 if split == "train" else 1, group, int(doc), text, split))
+    recs.sort(key=lambda r: r[:3])
+    return pd.DataFrame(
+        {
+            "text": pd.array([r[3] for r in recs], dtype="str"),
+            "split": pd.array([r[4] for r in recs], dtype="str"),
+            "doc_id": np.array([r[2] for r in recs], dtype=np.int64),
+            TARGET: pd.array([r[1] for r in recs], dtype="str"),
+        }
+    )
+
+
+READERS = {
+    "csv": read_csv,
+    "arff": read_arff,
+    "libsvm": read_libsvm,
+    "keel": read_keel,
+    "mat": read_mat,
+    "npz": read_npz,
+    "newsgroups_tar": read_newsgroups_tar,
+}

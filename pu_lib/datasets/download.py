@@ -1,0 +1,414 @@
+"""Download, mirror and cache: produce the verified canonical Parquet of a dataset."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import hashlib
+import json
+import os
+import shutil
+import socket
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+import zipfile
+from pathlib import Path
+from typing import Any, Mapping
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from .._io import atomic_path
+from .canonical import TARGET, canonicalize, dtype_tag, fingerprint
+from .converters import READERS
+from .registry import spec_from
+
+__all__ = [
+    "default_cache_dir",
+    "sha256_file",
+    "fetch_raw",
+    "convert_raw",
+    "build_canonical_frame",
+    "write_canonical",
+    "is_valid_canonical",
+    "prepare_dataset",
+    "PARQUET_META_KEY",
+]
+
+PARQUET_META_KEY = b"pu_lib.dataset"
+
+
+def default_cache_dir() -> Path:
+    """``$PU_LIB_CACHE`` if set, else ``~/.cache/pu_lib``."""
+    env = os.environ.get("PU_LIB_CACHE")
+    return Path(env).expanduser() if env else Path.home() / ".cache" / "pu_lib"
+
+
+def sha256_file(path: str | os.PathLike, chunk: int = 1 << 20) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB chunks."""
+    h = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(chunk), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+# ----------------------------------------------------------------------------- fetch
+def _retryable(exc: BaseException) -> bool:
+    if isinstance(exc, urllib.error.HTTPError):
+        return exc.code >= 500 or exc.code in (408, 429)
+    return isinstance(exc, (urllib.error.URLError, socket.timeout, TimeoutError, ConnectionError))
+
+
+def fetch_raw(
+    url: str,
+    dest: str | os.PathLike,
+    sha256: str | None = None,
+    retries: int = 3,
+    backoff: float = 1.0,
+    timeout: float = 60.0,
+    *,
+    force: bool = False,
+) -> Path:
+    """Download ``url`` (``http(s)://`` or ``file://``) to ``dest`` atomically.
+
+    * An existing ``dest`` is reused unless ``force``; if ``sha256`` is given it
+      must match, otherwise the file is downloaded again.
+    * Network errors (``URLError``, timeouts, connection resets, HTTP 5xx/408/429)
+      are retried up to ``retries`` more times, sleeping ``backoff * 2**attempt``
+      seconds in between; other HTTP errors are raised at once.
+    * The bytes are streamed to a temporary file beside ``dest`` while hashing;
+      if ``sha256`` is given and differs, ``ValueError`` is raised and no file is
+      left behind (neither ``dest`` nor the temporary file).
+    """
+    dest = Path(dest)
+    if dest.exists() and not force:
+        if sha256 is None or sha256_file(dest) == sha256.lower():
+            return dest
+    attempt = 0
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=timeout) as resp, atomic_path(dest) as tmp:
+                h = hashlib.sha256()
+                with open(tmp, "wb") as out:
+                    for block in iter(lambda: resp.read(1 << 20), b""):
+                        h.update(block)
+                        out.write(block)
+                digest = h.hexdigest()
+                if sha256 is not None and digest != sha256.lower():
+                    raise ValueError(f"checksum mismatch for {url}: expected sha256 {sha256.lower()}, got {digest}")
+            return dest
+        except ValueError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - filtered by _retryable
+            if not _retryable(exc) or attempt >= retries:
+                raise
+            time.sleep(backoff * (2**attempt))
+            attempt += 1
+
+
+# ----------------------------------------------------------------------------- convert raw
+def _decompress(path: Path, compression: str | None) -> Path:
+    if not compression:
+        return path
+    opener = {"gzip": gzip.open, "bz2": bz2.open}.get(compression)
+    if opener is None:
+        raise ValueError(f"unsupported compression {compression!r}")
+    out = path.with_name(path.name.rsplit(".", 1)[0] if path.suffix in (".gz", ".bz2") else path.name + ".raw")
+    if not out.exists():
+        with atomic_path(out) as tmp, opener(path, "rb") as src, open(tmp, "wb") as dst:
+            shutil.copyfileobj(src, dst)
+    return out
+
+
+def _extract_members(archive: Path, members: list[str], out_dir: Path) -> list[Path]:
+    paths = []
+    with zipfile.ZipFile(archive) as zf:
+        names = [n for n in zf.namelist() if not n.endswith("/")]
+        for member in members:
+            hits = [n for n in names if n == member or n.endswith("/" + member)]
+            if not hits:
+                raise ValueError(f"{archive.name}: member {member!r} not found (has {names[:20]})")
+            target = out_dir / member
+            if not target.exists():
+                with atomic_path(target) as tmp, zf.open(hits[0]) as src, open(tmp, "wb") as dst:
+                    shutil.copyfileobj(src, dst)
+            paths.append(target)
+    return paths
+
+
+def _align_to_mirror(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
+    cols = spec.get("mirror_columns")
+    if cols:
+        if set(df.columns) == set(cols):
+            df = df[list(cols)]
+        elif len(df.columns) == len(cols):
+            df = df.set_axis(list(cols), axis=1)
+        else:
+            raise ValueError(
+                f"{spec['name']}: converted table has {len(df.columns)} columns, the mirror has {len(cols)}"
+            )
+    dtypes = spec.get("mirror_dtypes") or {}
+    for name, tag in dtypes.items():
+        if name not in df.columns:
+            continue
+        col = df[name]
+        if tag == "string":
+            if dtype_tag(col.dtype) != "string":
+                df[name] = col.astype("str").where(col.notna(), None)
+        elif dtype_tag(col.dtype) != tag and dtype_tag(col.dtype) != "string":
+            arr = col.to_numpy()
+            if np.dtype(tag).kind in "iu" and (pd.isna(arr).any() or not np.all(arr == np.round(arr))):
+                continue
+            df[name] = arr.astype(tag)
+    return df
+
+
+def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> pd.DataFrame:
+    """Convert downloaded raw files into the dataset's mirror-layout table.
+
+    Follows ``spec["conversion"]``: optional zip ``archive`` with ``members``,
+    ``compression`` (gzip/bz2), ``reader`` (csv, arff, libsvm, keel, mat, npz,
+    newsgroups_tar) with reader ``options``, ``names``, ``class_column_raw``;
+    then ``split_values`` (a ``split`` column per part), ``split_rows``,
+    ``drop_columns``, ``class_map``, ``target_strip``, ``sequence_column``, and
+    finally alignment to the mirror's column names/dtypes (``mirror_columns``,
+    ``mirror_dtypes``, filled by ``build_registry``).
+    """
+    conv = dict(spec.get("conversion") or {})
+    reader = conv.get("reader")
+    if reader not in READERS:
+        raise ValueError(f"{spec['name']}: no offline converter for format {spec.get('format')!r}; use a data mirror")
+    parts: list[Path] = []
+    for f in files:
+        if conv.get("archive") == "zip":
+            parts.extend(_extract_members(f, list(conv.get("members") or []), work_dir))
+        else:
+            parts.append(_decompress(f, conv.get("compression")))
+    opts = dict(conv.get("options") or {})
+    frames = []
+    feature_names = None
+    if reader in ("npz", "mat") and spec.get("mirror_columns"):
+        meta = set(spec.get("meta_columns") or [])
+        feature_names = [c for c in spec["mirror_columns"] if c != TARGET and c not in meta]
+    for p in parts:
+        if reader == "csv":
+            df = READERS["csv"](p, names=conv.get("names"), class_column=conv.get("class_column_raw"), **opts)
+        elif reader in ("arff",):
+            df = READERS[reader](p, class_column=conv.get("class_column_raw"))
+        elif reader == "libsvm":
+            df = READERS[reader](p, n_features=opts.get("n_features"), column_prefix=conv.get("column_prefix", "f"))
+        elif reader in ("npz", "mat"):
+            df = READERS[reader](p, names=feature_names)
+        else:
+            df = READERS[reader](p)
+        frames.append(df)
+    split_values = conv.get("split_values")
+    if split_values:
+        if len(split_values) != len(frames):
+            raise ValueError(f"{spec['name']}: {len(split_values)} split values for {len(frames)} parts")
+        for df, sv in zip(frames, split_values):
+            df["split"] = sv
+    df = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
+    if conv.get("split_rows"):
+        labels = np.concatenate([np.full(n, k, dtype=object) for k, n in conv["split_rows"].items()])
+        if len(labels) != len(df):
+            raise ValueError(f"{spec['name']}: split_rows cover {len(labels)} rows, table has {len(df)}")
+        df["split"] = labels
+    if conv.get("drop_columns"):
+        df = df.drop(columns=list(conv["drop_columns"]))
+    if conv.get("target_strip"):
+        df[TARGET] = df[TARGET].astype("str").str.rstrip(conv["target_strip"])
+    if conv.get("class_map"):
+        cmap = {str(k): v for k, v in conv["class_map"].items()}
+        df[TARGET] = pd.array([cmap.get(str(v), None) for v in df[TARGET]], dtype="str")
+    if conv.get("sequence_column"):
+        sc = conv["sequence_column"]
+        seqs = df.pop(sc["column"]).astype("str").str.strip()
+        width = max(seqs.str.len())
+        for i in range(width):
+            df[f"{sc.get('prefix', 'pos')}{i + 1:0{sc.get('width', 2)}d}"] = seqs.str[i]
+    return _align_to_mirror(df, spec)
+
+
+def _sklearn_frame(spec: Mapping[str, Any]) -> pd.DataFrame:
+    import sklearn.datasets as skd
+
+    loader = spec["conversion"]["loader"]
+    if loader not in ("load_breast_cancer", "load_digits"):
+        raise ValueError(f"{spec['name']}: unsupported sklearn loader {loader!r}")
+    frame = getattr(skd, loader)(as_frame=True).frame.copy()
+    frame[TARGET] = frame[TARGET].to_numpy().astype(np.int64)
+    feats = [c for c in frame.columns if c != TARGET]
+    frame[feats] = frame[feats].astype(np.float64)
+    return frame
+
+
+# ----------------------------------------------------------------------------- canonical files
+def _expected(spec: Mapping[str, Any]) -> str:
+    fp = spec.get("fingerprint")
+    if not fp:
+        raise ValueError(
+            f"dataset {spec['name']!r} has no fingerprint in the registry; "
+            "run `python -m pu_lib.datasets.build_registry --mirror <dir>`"
+        )
+    return fp
+
+
+def _read_table_frame(path: Path) -> pd.DataFrame:
+    return pq.read_table(path).to_pandas()
+
+
+def is_valid_canonical(path: str | os.PathLike, spec: Mapping[str, Any]) -> bool:
+    """True if ``path`` is a readable Parquet whose content fingerprint equals the
+    registry fingerprint of ``spec`` (the file's stored metadata is checked first)."""
+    path = Path(path)
+    if not path.is_file():
+        return False
+    try:
+        md = pq.read_schema(path).metadata or {}
+        stored = json.loads(md.get(PARQUET_META_KEY, b"{}"))
+        if stored.get("fingerprint") != spec.get("fingerprint"):
+            return False
+        return fingerprint(_read_table_frame(path)) == spec.get("fingerprint")
+    except Exception:  # noqa: BLE001 - any unreadable file is simply invalid
+        return False
+
+
+def write_canonical(df: pd.DataFrame, path: str | os.PathLike, spec: Mapping[str, Any]) -> Path:
+    """Verify ``df`` against the registry fingerprint and write it atomically.
+
+    The fingerprint is checked before writing and again on the temporary file
+    (Parquet round trip) before it is renamed into place. A mismatch raises
+    ``ValueError`` naming the dataset and the expected/actual fingerprints and
+    leaves no file. The schema metadata key ``pu_lib.dataset`` stores the name,
+    meta columns and fingerprint (used by :func:`load_canonical`).
+    """
+    expected = _expected(spec)
+    actual = fingerprint(df)
+    if actual != expected:
+        raise ValueError(f"fingerprint mismatch for dataset {spec['name']!r}: expected {expected}, got {actual}")
+    table = pa.Table.from_pandas(df, preserve_index=False)
+    meta = dict(table.schema.metadata or {})
+    meta[PARQUET_META_KEY] = json.dumps(
+        {"name": spec["name"], "meta_columns": list(spec.get("meta_columns") or []), "fingerprint": expected}
+    ).encode()
+    table = table.replace_schema_metadata(meta)
+    with atomic_path(path, suffix=".parquet") as tmp:
+        pq.write_table(table, tmp, compression="zstd")
+        back = fingerprint(_read_table_frame(tmp))
+        if back != expected:
+            raise ValueError(
+                f"fingerprint mismatch for dataset {spec['name']!r} after Parquet round trip: expected {expected}, got {back}"
+            )
+    return Path(path)
+
+
+def _mirror_file(spec: Mapping[str, Any], data_mirror: Path) -> Path | None:
+    fname = spec.get("mirror_file")
+    if not fname:
+        return None
+    p = Path(data_mirror) / fname
+    return p if p.is_file() else None
+
+
+def _verify_mirror_sha(spec: Mapping[str, Any], path: Path, data_mirror: Path) -> None:
+    expected = (spec.get("mirror_sha256") or "").lower()
+    manifest = Path(data_mirror) / "manifest.csv"
+    if manifest.is_file():
+        man = pd.read_csv(manifest, dtype=str)
+        row = man[man["file"] == spec["mirror_file"]]
+        if len(row) and expected and row.iloc[0]["sha256"].lower() != expected:
+            raise ValueError(
+                f"dataset {spec['name']!r}: manifest sha256 {row.iloc[0]['sha256']} differs from registry {expected}"
+            )
+        if len(row) and not expected:
+            expected = row.iloc[0]["sha256"].lower()
+    if not expected:
+        raise ValueError(f"dataset {spec['name']!r}: no sha256 known for mirror file {path}")
+    actual = sha256_file(path)
+    if actual != expected:
+        raise ValueError(f"sha256 mismatch for mirror file of dataset {spec['name']!r} ({path}): expected {expected}, got {actual}")
+
+
+def build_canonical_frame(
+    spec: Mapping[str, Any], *, data_mirror=None, cache_dir=None, download: bool = True, verify_mirror: bool = True
+) -> pd.DataFrame:
+    """Canonical table of ``spec`` (not fingerprint-checked; see :func:`prepare_dataset`).
+
+    Source order: the mirror file in ``data_mirror`` (sha256-verified), a local
+    scikit-learn loader, a download of the registry URLs into ``cache_dir/raw``.
+    """
+    name = spec["name"]
+    if spec.get("kind") == "synthetic":
+        raise ValueError(f"dataset {name!r} is synthetic; use load_dataset() / pu_lib.datasets.synthetic")
+    if data_mirror is not None:
+        mf = _mirror_file(spec, Path(data_mirror))
+        if mf is not None:
+            if verify_mirror:
+                _verify_mirror_sha(spec, mf, Path(data_mirror))
+            return canonicalize(pq.read_table(mf).to_pandas(), spec)
+    conv = spec.get("conversion") or {}
+    if conv.get("reader") == "sklearn":
+        return canonicalize(_sklearn_frame(spec), spec)
+    if not download:
+        raise ValueError(
+            f"dataset {name!r}: no mirror file found (data_mirror={data_mirror!r}) and download=False (offline)"
+        )
+    if not spec.get("urls"):
+        raise ValueError(f"dataset {name!r}: no download URL in the registry and no mirror given")
+    if conv.get("reader") not in READERS:
+        raise ValueError(f"dataset {name!r}: raw format {spec.get('format')!r} has no converter; use a data mirror")
+    raw_dir = Path(cache_dir if cache_dir is not None else default_cache_dir()) / "raw" / name
+    files = []
+    shas = spec.get("raw_sha256") or [None] * len(spec["urls"])
+    for url, sha in zip(spec["urls"], shas):
+        fname = Path(urllib.parse.urlparse(url).path).name or "download"
+        files.append(fetch_raw(url, raw_dir / fname, sha256=sha))
+    return canonicalize(convert_raw(spec, files, raw_dir), spec)
+
+
+def prepare_dataset(
+    name: str,
+    out_path: str | os.PathLike | None = None,
+    *,
+    data_mirror: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    download: bool = True,
+    registry=None,
+    spec: Mapping[str, Any] | None = None,
+) -> Path:
+    """Return the path of the verified canonical Parquet of dataset ``name``.
+
+    1. ``out_path`` (default ``cache_dir/canonical/{name}.parquet``) is reused if it
+       exists and its content fingerprint equals the registry's;
+    2. else, if ``data_mirror`` (a directory laid out like the shared mirror:
+       ``manifest.csv`` + ``<file>.parquet``) holds the dataset's file: its sha256
+       is checked against the registry/manifest (mismatch -> ``ValueError``), it is
+       canonicalised and written;
+    3. else scikit-learn bundled data (``kind == "sklearn"`` and
+       ``breast_cancer_wdbc``) are built locally;
+    4. else, if ``download``, the registry URLs are fetched into
+       ``cache_dir/raw/{name}/`` and converted;
+    5. else ``ValueError`` (no mirror, offline).
+
+    Every write is fingerprint-checked; a mismatch raises ``ValueError`` naming the
+    dataset with expected/actual values and leaves no file. ``cache_dir`` defaults
+    to :func:`default_cache_dir`. ``registry`` (path or mapping) or ``spec`` (an
+    explicit registry entry) override the packaged registry, e.g. in tests.
+    Unknown names raise ``ValueError`` listing close matches.
+    """
+    spec = dict(spec) if spec is not None else spec_from(name, registry)
+    if spec.get("kind") == "synthetic":
+        raise ValueError(f"dataset {name!r} is synthetic and has no canonical file; use load_dataset()")
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    out = Path(out_path) if out_path is not None else cache / "canonical" / f"{spec['name']}.parquet"
+    _expected(spec)
+    if is_valid_canonical(out, spec):
+        return out
+    df = build_canonical_frame(spec, data_mirror=data_mirror, cache_dir=cache, download=download)
+    return write_canonical(df, out, spec)

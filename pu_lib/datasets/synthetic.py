@@ -1,0 +1,166 @@
+"""Synthetic SCAR / SNAR data of the PULSNAR paper (Section "Synthetic data").
+
+Both generators call :func:`sklearn.datasets.make_classification` once with
+``flip_y=0``, ``class_sep`` (paper: 0.3), ``n_features`` (paper: 50), and our
+documented choices, which the paper does not state: ``n_informative=10``,
+``n_redundant=0``, ``n_repeated=0``, ``n_clusters_per_class=1``, ``shuffle=True``.
+Class sizes are forced exactly by passing ``weights[k] = (count_k + 0.5) / n``
+(scikit-learn takes ``int(n * weights[k])`` samples per class), and checked.
+
+The returned pool holds every example with its TRUE class in ``target``; the
+paper's PU recipe (which positives are labeled) is in ``meta["recipe_s"]``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._seeding import check_random_state, derive_seed
+
+__all__ = ["make_pulsnar_scar", "make_pulsnar_snar", "snar_unlabeled_counts"]
+
+N_INFORMATIVE = 10
+
+
+def _check_frac(frac: float) -> float:
+    frac = float(frac)
+    if not (0.0 <= frac < 1.0):
+        raise ValueError(f"frac must be in [0, 1), got {frac}")
+    return frac
+
+
+def _check_random_state(random_state) -> int:
+    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
+        raise ValueError(f"random_state must be a non-negative int, got {random_state!r}")
+    return int(random_state)
+
+
+def snar_unlabeled_counts(n_positive: int, n_subclasses: int = 5) -> list[int]:
+    """Split ``n_positive`` unlabeled positives over subclasses with shares
+    ``2**(i-1) / (2**n_subclasses - 1)`` (PULSNAR: 1/31, 2/31, 4/31, 8/31, 16/31),
+    by largest remainders (ties: lower subclass first), so the counts sum exactly
+    to ``n_positive``. For 1200 (20% of 6000): ``[39, 77, 155, 310, 619]``.
+    """
+    denom = 2**n_subclasses - 1
+    exact = np.array([n_positive * 2**i / denom for i in range(n_subclasses)])
+    base = np.floor(exact).astype(int)
+    rest = n_positive - int(base.sum())
+    order = sorted(range(n_subclasses), key=lambda i: (-(exact[i] - base[i]), i))
+    for i in order[:rest]:
+        base[i] += 1
+    return base.tolist()
+
+
+def _generate(counts: list[int], n_features: int, class_sep: float, random_state: int, n_informative: int):
+    from sklearn.datasets import make_classification
+
+    n = int(sum(counts))
+    weights = [(c + 0.5) / n for c in counts]
+    X, y = make_classification(
+        n_samples=n,
+        n_features=n_features,
+        n_informative=min(n_informative, n_features),
+        n_redundant=0,
+        n_repeated=0,
+        n_classes=len(counts),
+        n_clusters_per_class=1,
+        weights=weights,
+        flip_y=0.0,
+        class_sep=class_sep,
+        shuffle=True,
+        random_state=random_state,
+    )
+    got = np.bincount(y, minlength=len(counts)).tolist()
+    if got != list(counts):
+        raise RuntimeError(f"make_classification gave class counts {got}, expected {counts}")
+    return np.ascontiguousarray(X, dtype=np.float32), y.astype(np.int64)
+
+
+def _recipe(y: np.ndarray, per_class: dict[int, int], seed: int) -> np.ndarray:
+    rng = check_random_state(seed)
+    s = np.zeros(len(y), dtype=np.int8)
+    for cls, k in per_class.items():
+        idx = np.flatnonzero(y == cls)
+        s[rng.choice(idx, size=k, replace=False)] = 1
+    return s
+
+
+def make_pulsnar_scar(
+    frac: float = 0.2,
+    n_labeled: int = 2000,
+    n_unlabeled: int = 6000,
+    n_features: int = 50,
+    class_sep: float = 0.3,
+    random_state: int = 0,
+    *,
+    n_informative: int = N_INFORMATIVE,
+):
+    """PULSNAR synthetic SCAR data (PULSNAR paper, Section "Synthetic data", SCAR).
+
+    Pool: ``n_labeled + round(frac * n_unlabeled)`` positives (``target`` 1) and
+    ``n_unlabeled - round(frac * n_unlabeled)`` negatives (``target`` 0), 50
+    continuous features (float32). ``meta["recipe_s"] == 1`` marks ``n_labeled``
+    positives chosen uniformly at random (seed ``derive_seed("pulsnar_scar",
+    random_state)``): the paper's labeled set; all other rows form the unlabeled
+    set, of which a fraction ``frac`` is positive. Deterministic in
+    ``random_state`` (the paper uses seeds 0-39). Returns a :class:`Dataset`.
+    """
+    from . import Dataset
+
+    frac = _check_frac(frac)
+    random_state = _check_random_state(random_state)
+    n_pos_u = int(round(frac * n_unlabeled))
+    counts = [n_unlabeled - n_pos_u, n_labeled + n_pos_u]
+    X, y = _generate(counts, n_features, class_sep, random_state, n_informative)
+    s = _recipe(y, {1: n_labeled}, derive_seed("pulsnar_scar", random_state))
+    return Dataset(
+        name="pulsnar_scar",
+        X=X,
+        target=y,
+        feature_names=[f"x{i}" for i in range(n_features)],
+        groups=None,
+        meta=pd.DataFrame({"recipe_s": s}),
+    )
+
+
+def make_pulsnar_snar(
+    frac: float = 0.2,
+    n_labeled_per_subclass: int = 400,
+    n_subclasses: int = 5,
+    n_unlabeled: int = 6000,
+    n_features: int = 50,
+    class_sep: float = 0.3,
+    random_state: int = 0,
+    *,
+    n_informative: int = N_INFORMATIVE,
+):
+    """PULSNAR synthetic SNAR data (PULSNAR paper, Section "Synthetic data", SNAR).
+
+    ``target`` 0 = negative (``n_unlabeled - round(frac * n_unlabeled)`` rows),
+    1..``n_subclasses`` = positive subclasses; subclass ``i`` has
+    ``n_labeled_per_subclass`` + its share ``2**(i-1)/31`` of the
+    ``round(frac * n_unlabeled)`` unlabeled positives
+    (:func:`snar_unlabeled_counts`; 20%: 4800 negatives and 39, 77, 155, 310, 619
+    unlabeled positives, the paper's example). ``groups`` = subclass (0 for
+    negatives); ``meta["recipe_s"] == 1`` marks ``n_labeled_per_subclass`` random
+    rows of every subclass (seed ``derive_seed("pulsnar_snar", random_state)``).
+    Deterministic in ``random_state``. Returns a :class:`Dataset`.
+    """
+    from . import Dataset
+
+    frac = _check_frac(frac)
+    random_state = _check_random_state(random_state)
+    n_pos_u = int(round(frac * n_unlabeled))
+    shares = snar_unlabeled_counts(n_pos_u, n_subclasses)
+    counts = [n_unlabeled - n_pos_u] + [n_labeled_per_subclass + k for k in shares]
+    X, y = _generate(counts, n_features, class_sep, random_state, n_informative)
+    s = _recipe(y, {c: n_labeled_per_subclass for c in range(1, n_subclasses + 1)}, derive_seed("pulsnar_snar", random_state))
+    return Dataset(
+        name="pulsnar_snar",
+        X=X,
+        target=y,
+        feature_names=[f"x{i}" for i in range(n_features)],
+        groups=y.copy(),
+        meta=pd.DataFrame({"recipe_s": s}),
+    )

@@ -1,0 +1,365 @@
+"""Tests for pu_lib.datasets: canonical form, fingerprint, converters, synthetic data."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pu_lib.datasets import (
+    Dataset,
+    canonicalize,
+    fingerprint,
+    get_spec,
+    list_datasets,
+    load_dataset,
+    make_pulsnar_scar,
+    make_pulsnar_snar,
+)
+from pu_lib.datasets.canonical import strip_newsgroup_text, text_count_features
+from pu_lib.datasets.converters import (
+    read_arff,
+    read_csv,
+    read_keel,
+    read_libsvm,
+    read_mat,
+    read_npz,
+    read_newsgroups_tar,
+)
+from pu_lib.datasets.positive import binary_labels
+from pu_lib.datasets.synthetic import snar_unlabeled_counts
+
+
+# ----------------------------------------------------------------------------- registry
+def test_registry_entries_complete():
+    names = list_datasets()
+    assert {"breast_cancer", "digits", "pulsnar_scar", "pulsnar_snar", "mnist", "anuran_calls"} <= set(names)
+    assert list_datasets("synthetic") == ["pulsnar_scar", "pulsnar_snar"]
+    assert list_datasets("sklearn") == ["breast_cancer", "digits"]
+    manifest_names = set(list_datasets("mirror"))
+    assert len(manifest_names) == 35
+    for name in names:
+        spec = get_spec(name)
+        for key in ("name", "kind", "title", "papers", "urls", "format", "conversion", "license",
+                    "meta_columns", "encoding", "positive", "positive_note", "n_rows", "n_features"):
+            assert key in spec, (name, key)
+        assert "default" in spec["positive"]
+        if spec["kind"] != "synthetic":
+            assert spec["fingerprint"].startswith("sha256:") and len(spec["fingerprint"]) == 71
+            assert spec["url_verified"] is False
+        if spec["kind"] == "mirror":
+            assert len(spec["mirror_sha256"]) == 64
+
+
+def test_unknown_name_lists_close_matches():
+    with pytest.raises(ValueError, match="mnist"):
+        get_spec("mnits")
+    with pytest.raises(ValueError, match="unknown dataset"):
+        load_dataset("no_such_dataset_xyz")
+
+
+# ----------------------------------------------------------------------------- positive
+def test_binary_labels_definitions():
+    t = np.array(["a", "b", "c", "d"], dtype=object)
+    assert binary_labels(t, {"values": ["a", "c"]}).tolist() == [1, 0, 1, 0]
+    assert binary_labels(t, {"not_values": ["a"]}).tolist() == [0, 1, 1, 1]
+    assert binary_labels(t, {"values": ["a"], "drop_values": ["d"]}).tolist() == [1, 0, 0, -1]
+    assert binary_labels(t, {"values": ["a"], "keep_values": ["a", "b"]}).tolist() == [1, 0, -1, -1]
+    assert binary_labels(np.arange(5), {"parity": "even"}).tolist() == [1, 0, 1, 0, 1]
+    assert binary_labels(np.arange(5), {"parity": "odd"}).tolist() == [0, 1, 0, 1, 0]
+    g = np.array(["comp.x", "rec.y", "sci.z"], dtype=object)
+    assert binary_labels(g, {"prefixes": ["comp."], "keep_prefixes": ["comp.", "rec."]}).tolist() == [1, 0, -1]
+    assert binary_labels(np.array([0, 1, 3]), {"values": [0, 3]}).dtype == np.int8
+    with pytest.raises(ValueError):
+        binary_labels(t, {"values": ["a"], "parity": "even"})
+
+
+def test_sklearn_breast_cancer_and_digits(tmp_path):
+    bc = load_dataset("breast_cancer", cache_dir=tmp_path)
+    assert bc.X.shape == (569, 30) and bc.X.dtype == np.float32 and bc.X.flags.c_contiguous
+    y = bc.binary_target()
+    assert y.dtype == np.int8 and int(y.sum()) == 212  # malignant = target 0
+    assert int(bc.binary_target("ada_pu").sum()) == 357
+    dg = load_dataset("digits", cache_dir=tmp_path)
+    assert dg.X.shape == (1797, 64)
+    yd = dg.binary_target()
+    assert np.array_equal(yd, (dg.target % 2 == 0).astype(np.int8))
+    mask, ysel = dg.select()
+    assert mask.all() and len(ysel) == 1797
+    with pytest.raises(ValueError, match="no positive definition"):
+        dg.binary_target("pulsnar")
+    assert (tmp_path / "canonical" / "digits.parquet").is_file()
+
+
+# ----------------------------------------------------------------------------- canonical
+def _toy_frame():
+    return pd.DataFrame(
+        {
+            "num": [1.5, np.nan, 3.0, 4.0],
+            "cnt": np.array([1, 2, 3, 4], dtype=np.int64),
+            "bin": pd.array(["yes", "no", "no", "yes"], dtype="str"),
+            "multi": pd.array(["b", "a", None, "c"], dtype="str"),
+            "px": np.array([0, 255, 7, 1], dtype=np.uint8),
+            "split": pd.array(["train", "train", "test", "test"], dtype="str"),
+            "target": pd.array(["pos", "neg", "neg", "pos"], dtype="str"),
+        }
+    )
+
+
+def test_canonicalize_encoding_rules():
+    c = canonicalize(_toy_frame(), {"meta_columns": ["split"]})
+    assert list(c.columns) == ["num", "cnt", "bin=yes", "multi=a", "multi=b", "multi=c", "px", "split", "target"]
+    assert c["bin=yes"].tolist() == [1, 0, 0, 1] and c["bin=yes"].dtype == np.uint8
+    assert c["multi=a"].tolist() == [0, 1, 0, 0]
+    assert c["multi=b"].tolist() == [1, 0, 0, 0]
+    assert c.loc[2, ["multi=a", "multi=b", "multi=c"]].tolist() == [0, 0, 0]  # missing -> all zero
+    assert c["px"].dtype == np.uint8 and c["cnt"].dtype == np.int64
+    assert np.isnan(c.loc[1, "num"])
+    assert c["target"].tolist() == ["pos", "neg", "neg", "pos"]
+
+
+def test_canonicalize_missing_as_nan_na_values_and_rare():
+    df = pd.DataFrame({"s": pd.array(["A", "C", "N", "A", "G"], dtype="str"), "target": [1, 0, 1, 0, 1]})
+    c = canonicalize(df, {"meta_columns": [], "encoding": {"missing_categorical": "nan", "na_values": ["N"]}})
+    assert list(c.columns) == ["s=A", "s=C", "s=G", "target"]
+    assert c["s=A"].dtype == np.float32 and np.isnan(c.loc[2, "s=A"])
+    c2 = canonicalize(df, {"encoding": {"min_category_count": 2}})
+    # A (2x) kept, C/N/G (1x each) merged -> two categories -> one binary column
+    assert list(c2.columns) == ["s=__other__", "target"]
+    assert c2["s=__other__"].tolist() == [0, 1, 1, 0, 1]
+    c3 = canonicalize(df, {"encoding": {"min_category_count": {"s": 1}}})
+    assert list(c3.columns) == ["s=A", "s=C", "s=G", "s=N", "target"]
+
+
+def test_fingerprint_stable_and_sensitive():
+    df = canonicalize(_toy_frame(), {"meta_columns": ["split"]})
+    fp = fingerprint(df)
+    assert fp.startswith("sha256:")
+    assert fingerprint(df.copy()) == fp
+    # string storage does not matter
+    obj = df.copy()
+    obj["split"] = obj["split"].astype(object)
+    assert fingerprint(obj) == fp
+    # NaN payload does not matter
+    weird = df.copy()
+    arr = weird["num"].to_numpy().copy()
+    arr.view(np.uint64)[1] = 0x7FF8000000000123
+    weird["num"] = arr
+    assert fingerprint(weird) == fp
+    changed = df.copy()
+    changed.loc[0, "cnt"] = 99
+    assert fingerprint(changed) != fp
+    renamed = df.rename(columns={"cnt": "cnt2"})
+    assert fingerprint(renamed) != fp
+    retyped = df.astype({"cnt": np.int32})
+    assert fingerprint(retyped) != fp
+    nulled = df.copy()
+    nulled["split"] = pd.array(["train", None, "test", "test"], dtype="str")
+    assert fingerprint(nulled) != fp
+
+
+def test_fingerprint_known_value():
+    df = pd.DataFrame({"a": np.array([1, 2], dtype=np.uint8), "target": pd.array(["x", None], dtype="str")})
+    # fixed value: a change of the hashing scheme must be deliberate (update registry too)
+    assert fingerprint(df) == fingerprint(df.astype({"target": object}))
+    import hashlib
+
+    h = hashlib.sha256()
+    h.update(b"pu_lib-canonical-v1\x00")
+    h.update(np.int64(2).tobytes())
+    h.update(b"a\x00uint8\x00" + bytes([1, 2]))
+    h.update(b"target\x00string\x00" + np.array([1, -1], dtype="<i8").tobytes() + b"x")
+    assert fingerprint(df) == "sha256:" + h.hexdigest()
+
+
+def test_text_features_fixture():
+    texts = [
+        "From: a@b\nSubject: x\n\nApple apple banana\n> quoted cherry cherry cherry\n--\nsig sig sig sig",
+        "Subject: y\n\nbanana cherry the and\nIn article <1@x> bob writes:\n",
+        "Subject: z\n\napple date",
+    ]
+    assert "Subject" not in strip_newsgroup_text(texts[0])
+    assert "cherry" not in strip_newsgroup_text(texts[0])
+    assert "sig" not in strip_newsgroup_text(texts[0])
+    f = text_count_features(texts, max_features=3)
+    # totals: apple 3, banana 2, cherry 1, date 1 -> tie cherry/date broken by word
+    assert list(f.columns) == ["word_apple", "word_banana", "word_cherry"]
+    assert f.to_numpy().tolist() == [[2, 1, 0], [0, 1, 1], [1, 0, 0]]
+    assert f.dtypes.unique().tolist() == [np.int32]
+    canon = canonicalize(
+        pd.DataFrame({"text": texts, "split": ["train"] * 3, "target": ["g1", "g2", "g1"]}),
+        {"meta_columns": ["split"], "encoding": {"text": {"column": "text", "max_features": 2}}},
+    )
+    assert list(canon.columns) == ["word_apple", "word_banana", "split", "target"]
+
+
+# ----------------------------------------------------------------------------- converters
+def test_read_csv(tmp_path):
+    p = tmp_path / "d.csv"
+    p.write_text("a,b,cls\n1,?,x\n2,3.5,y\n")
+    df = read_csv(p, na_values=["?"], class_column="cls")
+    assert list(df.columns) == ["a", "b", "target"]
+    assert df["a"].dtype == np.int64 and np.isnan(df.loc[0, "b"]) and df.loc[1, "b"] == 3.5
+    assert df["target"].tolist() == ["x", "y"]
+    p2 = tmp_path / "d2.data.gz"
+    with gzip.open(p2, "wt") as fh:
+        fh.write("1 2 A\n3 4 B\n")
+    df2 = read_csv(p2, sep=" ", header=None, names=["u", "v", "c"])
+    assert list(df2.columns) == ["u", "v", "target"] and df2["target"].tolist() == ["A", "B"]
+
+
+def test_read_arff(tmp_path):
+    p = tmp_path / "t.arff"
+    p.write_text(
+        "% comment\n@RELATION test\n\n"
+        "@ATTRIBUTE 'width cm' NUMERIC\n@attribute n integer\n@attribute color {red, 'dark blue', green}\n"
+        "@attribute note string\n@attribute class {yes,no}\n\n@DATA\n"
+        "1.5,3,red,'hello, world',yes\n"
+        "?,4,'dark blue',\"q\",no\n"
+        "% another comment\n"
+        "2,5,?,plain,yes\n"
+    )
+    df = read_arff(p)
+    assert list(df.columns) == ["width cm", "n", "color", "note", "target"]
+    assert df["width cm"].dtype == np.float64 and np.isnan(df.loc[1, "width cm"])
+    assert df["n"].dtype == np.int64 and df["n"].tolist() == [3, 4, 5]
+    assert df.loc[1, "color"] == "dark blue" and pd.isna(df.loc[2, "color"])
+    assert df.loc[0, "note"] == "hello, world"
+    assert df["target"].tolist() == ["yes", "no", "yes"]
+    p2 = tmp_path / "bad.arff"
+    p2.write_text("@relation r\n@attribute c {a,b}\n@data\nz\n")
+    with pytest.raises(ValueError, match="declared categories"):
+        read_arff(p2)
+
+
+def test_read_keel(tmp_path):
+    p = tmp_path / "k.dat"
+    p.write_text(
+        "@relation yeast\n@attribute Mcg real [0.11, 1.0]\n@attribute Cnt integer [0, 9]\n"
+        "@attribute Kind {tcp, udp}\n@attribute Class {positive, negative}\n"
+        "@inputs Mcg, Cnt, Kind\n@outputs Class\n@data\n"
+        "0.58, 1, tcp, negative\n0.43, <null>, udp, positive\n0.5, 3, ?, negative\n"
+    )
+    df = read_keel(p)
+    assert list(df.columns) == ["Mcg", "Cnt", "Kind", "target"]
+    assert df["Mcg"].tolist() == [0.58, 0.43, 0.5]
+    assert df["Cnt"].dtype == np.float64 and np.isnan(df.loc[1, "Cnt"])
+    assert pd.isna(df.loc[2, "Kind"]) and df.loc[1, "Kind"] == "udp"
+    assert df["target"].tolist() == ["negative", "positive", "negative"]
+
+
+def test_read_libsvm(tmp_path):
+    p = tmp_path / "s.txt.bz2"
+    with bz2.open(p, "wt") as fh:
+        fh.write("-1 1:0.5 3:2\n1 2:-1.25\n")
+    df = read_libsvm(p, n_features=4)
+    assert list(df.columns) == ["f1", "f2", "f3", "f4", "target"]
+    assert df[["f1", "f2", "f3", "f4"]].to_numpy().tolist() == [[0.5, 0, 2, 0], [0, -1.25, 0, 0]]
+    assert df["target"].dtype == np.int64 and df["target"].tolist() == [-1, 1]
+
+
+def test_read_mat_and_npz(tmp_path):
+    from scipy.io import savemat
+
+    X = np.array([[1.0, 2.0], [3.0, 4.0], [5.0, 6.5]])
+    y = np.array([[0], [1], [0]], dtype=np.float64)
+    savemat(tmp_path / "o.mat", {"X": X, "y": y})
+    df = read_mat(tmp_path / "o.mat")
+    assert list(df.columns) == ["f0", "f1", "target"]
+    assert df[["f0", "f1"]].to_numpy().tolist() == X.tolist() and df["target"].tolist() == [0, 1, 0]
+    assert df["target"].dtype == np.int64
+    np.savez(tmp_path / "a.npz", X=X.astype(np.int16), y=np.array([1, 0, 0]))
+    d2 = read_npz(tmp_path / "a.npz", names=["u", "v"])
+    assert list(d2.columns) == ["u", "v", "target"] and d2["u"].dtype == np.int16
+    assert d2["target"].tolist() == [1, 0, 0]
+    with pytest.raises(ValueError, match="key"):
+        read_npz(tmp_path / "a.npz", y_key="labels")
+
+
+def test_read_newsgroups_tar(tmp_path):
+    import io
+    import tarfile
+
+    p = tmp_path / "ng.tar.gz"
+    with tarfile.open(p, "w:gz") as tf:
+        for path, text in [
+            ("20news-bydate-test/sci.med/5", "Subject: t\n\ncaf\xe9"),
+            ("20news-bydate-train/sci.med/12", "b"),
+            ("20news-bydate-train/comp.graphics/7", "a"),
+        ]:
+            data = text.encode("latin-1")
+            info = tarfile.TarInfo(path)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    df = read_newsgroups_tar(p)
+    assert df["target"].tolist() == ["comp.graphics", "sci.med", "sci.med"]
+    assert df["split"].tolist() == ["train", "train", "test"]
+    assert df["doc_id"].tolist() == [7, 12, 5] and df.loc[2, "text"].endswith("caf\xe9")
+
+
+# ----------------------------------------------------------------------------- synthetic
+def test_snar_counts_paper_example():
+    assert snar_unlabeled_counts(1200) == [39, 77, 155, 310, 619]
+    for n in (0, 1, 60, 300, 599, 1800, 3000):
+        assert sum(snar_unlabeled_counts(n)) == n
+
+
+@pytest.mark.parametrize("frac", [0.0, 0.01, 0.2, 0.5])
+def test_pulsnar_scar_counts(frac):
+    ds = make_pulsnar_scar(frac=frac, random_state=3)
+    k = round(frac * 6000)
+    assert np.bincount(ds.target, minlength=2).tolist() == [6000 - k, 2000 + k]
+    assert ds.X.shape == (8000, 50) and ds.X.dtype == np.float32 and ds.X.flags.c_contiguous
+    s = ds.meta["recipe_s"].to_numpy()
+    assert s.sum() == 2000 and np.all(ds.target[s == 1] == 1)
+    unl = s == 0
+    assert ds.target[unl].sum() == k  # fraction frac of positives in the unlabeled set
+    assert np.array_equal(ds.binary_target(), ds.target.astype(np.int8))
+
+
+def test_pulsnar_snar_counts_paper():
+    ds = make_pulsnar_snar(frac=0.2, random_state=0)
+    counts = np.bincount(ds.target, minlength=6).tolist()
+    assert counts == [4800, 439, 477, 555, 710, 1019]
+    s = ds.meta["recipe_s"].to_numpy()
+    unl = np.bincount(ds.target[s == 0], minlength=6).tolist()
+    assert unl == [4800, 39, 77, 155, 310, 619]
+    assert np.bincount(ds.target[s == 1], minlength=6).tolist() == [0, 400, 400, 400, 400, 400]
+    assert np.array_equal(ds.groups, ds.target)
+    assert int(ds.binary_target().sum()) == 3200
+
+
+def test_synthetic_determinism_and_params():
+    a = make_pulsnar_snar(random_state=5)
+    b = make_pulsnar_snar(random_state=5)
+    c = make_pulsnar_snar(random_state=6)
+    assert np.array_equal(a.X, b.X) and np.array_equal(a.target, b.target)
+    assert np.array_equal(a.meta["recipe_s"], b.meta["recipe_s"])
+    assert not np.array_equal(a.X, c.X)
+    d = load_dataset("pulsnar_scar", params={"frac": 0.1}, seed=5)
+    e = make_pulsnar_scar(frac=0.1, random_state=5)
+    assert np.array_equal(d.X, e.X)
+    with pytest.raises(ValueError, match="frac"):
+        load_dataset("pulsnar_scar", params={"frac": 1.0})
+    with pytest.raises(ValueError, match="unknown params"):
+        load_dataset("pulsnar_snar", params={"fraction": 0.1})
+    # default parameters, seed 0 reproduce the registry's fingerprint
+    spec = get_spec("pulsnar_snar")
+    ds0 = load_dataset("pulsnar_snar")
+    frame = pd.DataFrame(ds0.X, columns=ds0.feature_names)
+    frame["recipe_s"] = ds0.meta["recipe_s"].to_numpy()
+    frame["target"] = ds0.target
+    assert fingerprint(frame) == spec["fingerprint_seed0"]
+
+
+def test_dataset_validation():
+    ds = Dataset(name="x", X=np.ones((3, 2), dtype=np.float64), target=np.array([0, 1, 0]), feature_names=["a", "b"])
+    assert ds.X.dtype == np.float32 and ds.X.flags.c_contiguous
+    with pytest.raises(ValueError):
+        Dataset(name="x", X=np.ones((3, 2)), target=np.array([0, 1]), feature_names=["a", "b"])
+    sub = ds.subset(np.array([True, False, True]))
+    assert sub.X.shape == (2, 2) and sub.target.tolist() == [0, 0]
