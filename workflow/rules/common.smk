@@ -34,16 +34,23 @@ def dataset_file(wildcards):
     return []
 
 
-def fit_files(wildcards):
+def cell_files(experiment):
     return [
         f"results/fits/{c.experiment}/{c.dataset}/{c.setting}/{c.method}.parquet"
-        for c in GRID.cells(wildcards.experiment)
+        for c in GRID.cells(experiment)
     ]
 
 
+def fit_files(wildcards):
+    return cell_files(wildcards.experiment)
+
+
 def all_outputs():
+    """Every cell's result file (so deleting one reruns that job and its downstream),
+    every experiment's aggregate, and every table."""
     out = []
     for exp in GRID.experiments:
+        out.extend(cell_files(exp))
         out.append(f"results/aggregate/{exp}.parquet")
         for metric in GRID.metrics(exp):
             out.append(f"results/tables/{exp}.{metric}.md")
