@@ -355,9 +355,10 @@ def test_elkan_noto_bad_c_estimator_and_hold_out_without_positives():
     with pytest.raises(ValueError, match="c_estimator must be one of e1, e2, e3"):
         ElkanNotoClassifier(c_estimator="e4").fit(X, s)
     s3 = np.zeros(100, int)
-    s3[:3] = 1  # 10% of 3 labeled rounds to 0 held-out positives
-    with pytest.raises(ValueError, match="held-out part has no labeled positives.*increase hold_out_ratio"):
-        ElkanNotoClassifier(hold_out_ratio=0.1).fit(X, s3)
+    s3[:3] = 1  # 10% of 3 labeled rounds to 0, but one labeled example is always held out
+    est = ElkanNotoClassifier(hold_out_ratio=0.1, random_state=0).fit(X, s3)
+    assert int(s3[est.hold_out_indices_].sum()) == 1
+    assert len(est.hold_out_indices_) == 1 + 10  # 1 of 3 labeled, 10% of 97 unlabeled
     s1 = np.zeros(100, int)
     s1[0] = 1
     with pytest.raises(ValueError, match="training part has no labeled positives"):

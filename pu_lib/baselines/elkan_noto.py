@@ -43,12 +43,17 @@ def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator):
     """Split indices into (train, hold_out), stratified on ``s``.
 
     From each stratum (labeled / unlabeled) of size ``n_k`` exactly
-    ``floor(ratio * n_k + 0.5)`` randomly chosen examples are held out.
+    ``floor(ratio * n_k + 0.5)`` randomly chosen examples are held out, clipped to
+    ``[1, n_k - 1]`` when ``n_k >= 2`` so that both parts keep at least one example of
+    each stratum (with few labeled positives, e.g. 3 at ratio 0.1, plain rounding would
+    hold out none and c could not be estimated).
     """
     hold = []
     for value in (1, 0):
         idx = np.flatnonzero(s == value)
         k = int(np.floor(ratio * idx.shape[0] + 0.5))
+        if idx.shape[0] >= 2:
+            k = min(max(k, 1), idx.shape[0] - 1)
         hold.append(rng.permutation(idx)[:k])
     hold_idx = np.sort(np.concatenate(hold))
     mask = np.ones(s.shape[0], dtype=bool)
