@@ -160,3 +160,38 @@ def test_bad_config_fails_before_any_job(tmp_path):
     assert proc.returncode != 0
     assert "experiments.tiny.settings[0].c" in proc.stdout + proc.stderr
     assert not (tmp_path / "results").exists()
+
+
+MIRROR = REPO.parent / "shared" / "datasets"
+
+
+@pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason="needs the dataset mirror beside the repository")
+def test_mirror_dataset_runs_offline(tmp_path):
+    cfg = {
+        "seed": 3,
+        "data_mirror": str(MIRROR),
+        "download": False,
+        "dask": {"threads": 1, "mem_mb": 1000},
+        "methods": {"naive_lr": {"method": "naive", "base": "logistic_regression"}},
+        "experiments": {
+            "flip": {
+                "datasets": [{"name": "yeast6", "positive": "pu_hellinger"}],
+                "settings": [{"mechanism": "scar_flip", "flip_ratio": 0.5}],
+                "split": {"test_size": 0.3, "max_samples": 1000},
+                "methods": ["naive_lr"],
+                "repetitions": 2,
+                "metrics": ["auc_pr"],
+            }
+        },
+    }
+    write_config(tmp_path, cfg)
+    snakemake(tmp_path, "--cores", "1")
+    agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "flip.parquet")
+    assert len(agg) == 2
+    # 1000-row subsample, 70% train; yeast6 has 35 positives in 1484 rows
+    assert (agg["n_train"] == 700).all()
+    assert agg["alpha_true"].between(0.015, 0.03).all()
+    # flip ratio 0.5: exactly half of the training positives stay labeled
+    n_pos = (agg["alpha_true"] * 700).round().astype(int)
+    assert (agg["n_labeled"] == n_pos - (n_pos * 0.5 + 0.5).astype(int)).all()  # round half up
+    assert (tmp_path / "results" / "tables" / "flip.auc_pr.md").exists()
