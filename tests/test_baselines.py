@@ -9,6 +9,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.exceptions import NotFittedError
 from sklearn.linear_model import LogisticRegression
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import StandardScaler
 from sklearn.metrics import roc_auc_score
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
@@ -62,21 +64,27 @@ class ColumnProba(ClassifierMixin, BaseEstimator):
 
 def test_make_base_estimator_types_and_defaults():
     expected = {
-        "logistic_regression": LogisticRegression,
         "random_forest": RandomForestClassifier,
         "decision_tree": DecisionTreeClassifier,
         "gaussian_nb": GaussianNB,
     }
-    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost"}
+    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost", "logistic_regression"}
     for name, cls in expected.items():
         est = make_base_estimator(name, random_state=3)
         assert type(est) is cls
         if "random_state" in est.get_params():
             assert est.get_params()["random_state"] == 3
-    assert make_base_estimator("logistic_regression").max_iter == 1000
+    # logistic regression: StandardScaler + LogisticRegression pipeline by default
+    pipe = make_base_estimator("logistic_regression", random_state=3)
+    assert [type(step) for _, step in pipe.steps] == [StandardScaler, LogisticRegression]
+    assert pipe[-1].max_iter == 1000 and pipe[-1].random_state == 3
     assert make_base_estimator("random_forest", n_jobs=2).n_jobs == 2
-    lr = make_base_estimator("logistic_regression", {"C": 0.1, "max_iter": 50}, random_state=1)
+    lr = make_base_estimator("logistic_regression", {"C": 0.1, "max_iter": 50}, random_state=1)[-1]
     assert (lr.C, lr.max_iter, lr.random_state) == (0.1, 50, 1)
+    bare = make_base_estimator("logistic_regression", {"standardize": False, "C": 2.0})
+    assert type(bare) is LogisticRegression and bare.C == 2.0
+    with pytest.raises(ValueError, match="standardize"):
+        make_base_estimator("logistic_regression", {"standardize": "yes"})
     # explicit params win over the random_state argument
     rf = make_base_estimator("random_forest", {"random_state": 9}, random_state=1)
     assert rf.random_state == 9
@@ -224,7 +232,7 @@ def test_errors_on_bad_input(cls):
 def test_naive_equals_base_fit_on_s():
     X, _, s = _pu_data(seed=3)
     naive = NaivePUClassifier().fit(X, s)
-    ref = LogisticRegression(max_iter=1000).fit(X, s)
+    ref = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X, s)
     assert np.allclose(naive.predict_proba(X), ref.predict_proba(X), rtol=0, atol=1e-12)
     assert np.array_equal(naive.predict(X), ref.predict(X))
     assert np.allclose(naive.decision_function(X), ref.decision_function(X))
@@ -284,8 +292,8 @@ def test_elkan_noto_hold_out_not_used_for_training(scar_problem):
     X, _, s, _, _ = scar_problem
     en = ElkanNotoClassifier(random_state=0).fit(X, s)
     train = np.setdiff1d(np.arange(X.shape[0]), en.hold_out_indices_)
-    ref = LogisticRegression(max_iter=1000, random_state=0).fit(X[train], s[train])
-    assert np.allclose(en.estimator_.coef_, ref.coef_)
+    ref = make_pipeline(StandardScaler(), LogisticRegression(max_iter=1000)).fit(X[train], s[train])
+    assert np.allclose(en.estimator_[-1].coef_, ref[-1].coef_)
     g_hold = ref.predict_proba(X[en.hold_out_indices_])[:, 1]
     assert en.c_ == pytest.approx(g_hold[s[en.hold_out_indices_] == 1].mean())
 

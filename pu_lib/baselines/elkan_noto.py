@@ -77,7 +77,7 @@ class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     estimator : unfitted probabilistic classifier used for ``g``; default
-        ``LogisticRegression(max_iter=1000)``. Good calibration matters, because
+        ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``. Good calibration matters, because
         ``c`` is read off the predicted probabilities.
     hold_out_ratio : fraction in (0, 1) of the labeled and of the unlabeled
         examples held out to estimate ``c``.

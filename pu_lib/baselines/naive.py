@@ -16,13 +16,14 @@ __all__ = ["NaivePUClassifier"]
 
 
 def _clone_base(estimator, random_state):
-    """Clone ``estimator`` (default ``LogisticRegression(max_iter=1000)``) and, when
+    """Clone ``estimator`` (default: ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``,
+    see :func:`pu_lib.base_estimators.default_logistic_regression`) and, when
     ``random_state`` is not None and the clone has a ``random_state`` parameter,
     set it to the integer seed derived from ``random_state``."""
     if estimator is None:
-        from sklearn.linear_model import LogisticRegression
+        from pu_lib.base_estimators import default_logistic_regression
 
-        base = LogisticRegression(max_iter=1000)
+        base = default_logistic_regression()
     else:
         if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")):
             raise ValueError(
@@ -73,7 +74,7 @@ class NaivePUClassifier(ClassifierMixin, BaseEstimator):
     Parameters
     ----------
     estimator : unfitted probabilistic classifier, cloned in ``fit``; default
-        ``LogisticRegression(max_iter=1000)``.
+        ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``.
     random_state : None, int or ``numpy.random.Generator``. When not None and the
         base estimator has a ``random_state`` parameter, the clone's
         ``random_state`` is set to it (an int is used unchanged).
