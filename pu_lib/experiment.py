@@ -136,13 +136,15 @@ def run_repetition(task: dict) -> dict:
         t0 = time.perf_counter()
         proba = est.predict_proba(X_ev)[:, 1]
         pred = est.predict(X_ev)
+        score = _score(est, X_ev, proba)
         predict_seconds = time.perf_counter() - t0
 
         va = split == "val"
-        y_val = proba_val = None
+        y_val = proba_val = score_val = None
         if va.any():
             y_val = y[va]
             proba_val = est.predict_proba(X[rows[va]])[:, 1]
+            score_val = _score(est, X[rows[va]], proba_val)
         # Lee & Liu needs PU labels: on the validation part if there is one, else in-sample.
         if va.any():
             lee_liu = metrics.lee_liu(s[va], est.predict(X[rows[va]]))
@@ -152,7 +154,7 @@ def run_repetition(task: dict) -> dict:
         alpha_true = float(y_tr.mean())
         alpha_hat = getattr(est, "prior_", None)
         res = metrics.evaluate(
-            y_ev, proba, pred, y_val=y_val, proba_val=proba_val,
+            y_ev, proba, pred, y_val=y_val, proba_val=proba_val, score_test=score, score_val=score_val,
             alpha_true=alpha_true if alpha_hat is not None else None,
             alpha_hat=float(alpha_hat) if alpha_hat is not None else None,
         )
@@ -189,6 +191,14 @@ def run_repetition(task: dict) -> dict:
         }
         row.update({k: float(v) for k, v in res.items()})
         return row
+
+
+def _score(est, X, proba):
+    """Continuous ranking score: ``decision_function`` when the estimator has one (it is
+    monotone in the probability but not clipped), else the probability."""
+    if hasattr(est, "decision_function"):
+        return np.asarray(est.decision_function(X), dtype=np.float64).ravel()
+    return proba
 
 
 def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> list[dict]:

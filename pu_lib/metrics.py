@@ -342,6 +342,8 @@ def evaluate(
     s_test=None,
     alpha_true=None,
     alpha_hat=None,
+    score_test=None,
+    score_val=None,
 ) -> dict[str, float]:
     """Compute all metrics of :data:`METRICS` for one fitted model.
 
@@ -360,6 +362,13 @@ def evaluate(
         predictions; otherwise NaN.
     alpha_true, alpha_hat : true and estimated class prior; ``prior_abs_error`` is
         NaN unless both are given.
+    score_test, score_val : optional continuous scores (e.g. ``decision_function``)
+        used instead of the probabilities for the ranking metrics (``auc_roc``,
+        ``auc_pr``) and for tuning the ``f1_tuned`` threshold. Probabilities that a
+        method clips to ``[0, 1]`` (Elkan-Noto's ``g(x)/c``) tie every example above
+        the clip and lose ranking information that the unclipped score keeps. When
+        ``score_test`` is given together with a validation set, ``score_val`` is
+        required (a threshold must be tuned on the same scale it is applied to).
 
     Returns
     -------
@@ -382,10 +391,20 @@ def evaluate(
 
     if (y_val is None) != (proba_val is None):
         raise ValueError("y_val and proba_val must be given together (or both omitted)")
+    rank_test = proba_test
+    if score_test is not None:
+        rank_test = _scores(score_test, "score_test", n, ref="y_test")
+        if y_val is not None and score_val is None:
+            raise ValueError("score_val is required when score_test and a validation set are given")
+    elif score_val is not None:
+        raise ValueError("score_val given without score_test")
     if y_val is not None:
         y_val = _labels(y_val, "y_val")
         proba_val = _scores(proba_val, "proba_val", y_val.shape[0], ref="y_val")
-        f1_tuned = f1_at_best_threshold(y_val, proba_val, y_test, proba_test)
+        rank_val = proba_val
+        if score_val is not None:
+            rank_val = _scores(score_val, "score_val", y_val.shape[0], ref="y_val")
+        f1_tuned = f1_at_best_threshold(y_val, rank_val, y_test, rank_test)
     else:
         f1_tuned = float("nan")
 
@@ -404,8 +423,8 @@ def evaluate(
         "accuracy": accuracy(y_test, y_pred_test),
         "f1": f1(y_test, y_pred_test),
         "f1_tuned": f1_tuned,
-        "auc_roc": auc_roc(y_test, proba_test),
-        "auc_pr": auc_pr(y_test, proba_test),
+        "auc_roc": auc_roc(y_test, rank_test),
+        "auc_pr": auc_pr(y_test, rank_test),
         "brier": brier(y_test, proba_test),
         "mcc": mcc(y_test, y_pred_test),
         "lee_liu": ll,

@@ -275,3 +275,25 @@ def test_import_is_light():
         "assert not bad, bad"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_evaluate_ranks_on_score_when_given():
+    # A clipped probability ties the top examples; the unclipped score keeps their order.
+    from pu_lib.metrics import evaluate
+
+    y = np.array([0, 0, 1, 0, 1, 1])
+    score = np.array([0.1, 0.2, 0.3, 1.5, 2.0, 3.0])
+    proba = np.clip(score, 0, 1)
+    clipped = evaluate(y, proba)
+    ranked = evaluate(y, proba, score_test=score)
+    assert ranked["auc_roc"] == pytest.approx(m.auc_roc(y, score))
+    assert ranked["auc_pr"] == pytest.approx(m.auc_pr(y, score))
+    assert clipped["auc_roc"] == pytest.approx(m.auc_roc(y, proba))
+    assert ranked["auc_roc"] > clipped["auc_roc"]
+    assert ranked["brier"] == clipped["brier"]  # calibration metrics stay on probabilities
+    with pytest.raises(ValueError, match="score_val is required"):
+        evaluate(y, proba, y_val=y, proba_val=proba, score_test=score)
+    with pytest.raises(ValueError, match="score_val given without score_test"):
+        evaluate(y, proba, score_val=score)
+    tuned = evaluate(y, proba, y_val=y, proba_val=proba, score_test=score, score_val=score)
+    assert tuned["f1_tuned"] == pytest.approx(m.f1_at_best_threshold(y, score, y, score))
