@@ -32,3 +32,24 @@ def check_random_state(seed) -> np.random.Generator:
             raise ValueError(f"random_state must be a non-negative integer, got {seed}")
         return np.random.default_rng(int(seed))
     raise TypeError(f"random_state must be None, an int or a numpy Generator, got {type(seed).__name__}")
+
+
+def seed_to_int(random_state, name: str = "random_state", *, fresh_if_none: bool = False) -> int | None:
+    """Turn ``None`` / int / ``numpy.random.Generator`` into an integer seed.
+
+    scikit-learn and XGBoost take integer seeds; a ``Generator`` is consumed once to
+    draw a seed in ``[0, 2**32)``. ``None`` stays ``None`` unless ``fresh_if_none``, in
+    which case a seed is drawn from fresh OS entropy. Negative or non-integer values
+    raise ``ValueError`` naming ``name``.
+    """
+    if random_state is None:
+        return int(np.random.default_rng().integers(2**32)) if fresh_if_none else None
+    if isinstance(random_state, np.random.Generator):
+        return int(random_state.integers(2**32))
+    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
+        if random_state < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {random_state}")
+        return int(random_state)
+    raise ValueError(
+        f"{name} must be None, a non-negative int or a numpy Generator, got {type(random_state).__name__}"
+    )

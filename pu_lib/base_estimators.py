@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pu_lib._seeding import seed_to_int as _seed_to_int
+
 __all__ = ["BASE_ESTIMATORS", "make_base_estimator"]
 
 #: Names accepted by :func:`make_base_estimator`.
@@ -19,26 +21,6 @@ BASE_ESTIMATORS: tuple[str, ...] = (
     "decision_tree",
     "gaussian_nb",
 )
-
-
-def _seed_to_int(random_state, name: str = "random_state") -> int | None:
-    """Turn ``None`` / int / ``numpy.random.Generator`` into ``None`` or an int seed.
-
-    scikit-learn and XGBoost estimators take integer seeds; a ``Generator`` is
-    consumed once to draw a seed in ``[0, 2**32)``.
-    """
-    if random_state is None:
-        return None
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(0, 2**32))
-    if isinstance(random_state, (int, np.integer)) and not isinstance(random_state, bool):
-        if random_state < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {random_state}")
-        return int(random_state)
-    raise ValueError(
-        f"{name} must be None, a non-negative int or a numpy Generator, "
-        f"got {type(random_state).__name__}"
-    )
 
 
 def _check_n_jobs(n_jobs) -> int | None:

@@ -36,7 +36,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from pu_lib._seeding import check_random_state, derive_seed
+from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
 from pu_lib._validation import check_binary, check_prior, check_X
 
 __all__ = [
@@ -823,15 +823,6 @@ def apply_mechanism(mechanism, params, *, X, y, groups=None, random_state=None) 
 # ----------------------------------------------------------------------------- label sets
 
 
-def _base_seed(random_state) -> int:
-    if random_state is None:
-        return int(np.random.default_rng().integers(2**32))
-    if isinstance(random_state, np.random.Generator):
-        return int(random_state.integers(2**32))
-    check_random_state(random_state)  # validates type / sign
-    return int(random_state)
-
-
 def _jsonable(obj):
     if isinstance(obj, dict):
         return {str(k): _jsonable(v) for k, v in obj.items()}
@@ -908,7 +899,7 @@ def make_label_set(
     test_size = _check_fraction(test_size, "test_size", 0.0, 1.0, False, True)
     val_size = _check_fraction(val_size, "val_size", 0.0, 1.0, False, True)
 
-    base = _base_seed(random_state)
+    base = seed_to_int(random_state, fresh_if_none=True)
 
     def seed(step):
         return derive_seed(base, "make_label_set", step)

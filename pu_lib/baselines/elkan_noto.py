@@ -31,7 +31,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 
 from pu_lib._seeding import derive_seed
 from pu_lib._validation import check_X_s
-from pu_lib.base_estimators import _seed_to_int
+from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib.baselines.naive import _check_predict_X, _clone_base, _positive_proba
 
 __all__ = ["ElkanNotoClassifier"]

@@ -7,7 +7,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from pu_lib._validation import check_X, check_X_s
-from pu_lib.base_estimators import _seed_to_int
+from pu_lib._seeding import seed_to_int as _seed_to_int
 
 __all__ = ["NaivePUClassifier"]
 
