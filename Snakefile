@@ -1,4 +1,4 @@
-# pu_lib workflow: datasets -> PU label sets -> fit_eval (Dask) -> aggregate -> tables.
+# pu_lib workflow: datasets -> PU label sets -> fit_eval (Dask) -> aggregate -> tables, stats, figures.
 # Thin on purpose: all logic lives in pu_lib; rules live in workflow/rules/.
 from snakemake.utils import min_version
 
@@ -6,6 +6,9 @@ min_version("9.0")
 
 
 configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"

@@ -143,11 +143,34 @@ def _semantic_checks(config: dict) -> None:
                     f"{base}.methods[{i}]: unknown method {m!r}; define it under 'methods' "
                     f"(defined: {sorted(config['methods'])})"
                 )
+        rep = exp["report"]
+        if rep["control"] != "best" and rep["control"] not in exp["methods"]:
+            raise ConfigError(
+                f"{base}.report.control: {rep['control']!r} is not a method of the experiment "
+                f"({exp['methods']}) nor 'best'"
+            )
+        if rep["groupings"] != "auto":
+            for g in rep["groupings"]:
+                why = grouping_infeasible(g, len(ids), len(sids), len(exp["methods"]))
+                if why:
+                    raise ConfigError(f"{base}.report.groupings: {g!r} is impossible here: {why}")
         split = exp["split"]
         if split["evaluate_on"] == "test" and split["test_size"] == 0:
             raise ConfigError(f"{base}.split.test_size: is 0 but evaluate_on is 'test'; use evaluate_on: unlabeled")
         if split["test_size"] + split["val_size"] >= 1:
             raise ConfigError(f"{base}.split.val_size: test_size + val_size must be < 1")
+
+
+def grouping_infeasible(grouping: str, n_datasets: int, n_settings: int, n_methods: int) -> str:
+    """Why a summary grouping cannot be tested (empty string if it can): the Friedman test
+    needs at least 2 methods and 2 blocks."""
+    if n_methods < 2:
+        return f"a comparison needs at least 2 methods, the experiment has {n_methods}"
+    if grouping == "setting" and n_datasets < 2:
+        return f"blocks are data sets and the experiment has {n_datasets}"
+    if grouping == "all" and n_datasets * n_settings < 2:
+        return "blocks are (data set, setting) pairs and the experiment has 1"
+    return ""
 
 
 def _slug_value(v) -> str:
@@ -197,6 +220,9 @@ class Cell:
     dataset: str  # dataset id
     setting: str  # setting id
     method: str
+
+
+_NOT_HASHED = ("report", "description", "paper", "paper_table")
 
 
 class Grid:
@@ -259,9 +285,22 @@ class Grid:
     def experiment_hash(self, experiment: str) -> str:
         """Hash of everything that defines an experiment's results (seed, experiment
         block, and the specs of the methods it uses)."""
-        exp = self.experiments[experiment]["exp"]
+        # The report block and captions do not change results, so they are not hashed.
+        exp = {k: v for k, v in self.experiments[experiment]["exp"].items() if k not in _NOT_HASHED}
         methods = {m: self.config["methods"][m] for m in exp["methods"]}
         return stable_hash({"seed": self.config["seed"], "experiment": exp, "methods": methods})
+
+    def groupings(self, experiment: str) -> list[str]:
+        """Summary groupings with significance tests (``report.groupings``; ``auto`` keeps
+        those with at least 2 blocks and 2 methods)."""
+        e = self.experiments[experiment]
+        rep = e["exp"]["report"]
+        wanted = ["setting", "all"] if rep["groupings"] == "auto" else list(rep["groupings"])
+        return [g for g in wanted if not grouping_infeasible(
+            g, len(e["datasets"]), len(e["settings"]), len(e["exp"]["methods"]))]
+
+    def report_options(self, experiment: str) -> dict:
+        return dict(self.experiments[experiment]["exp"]["report"])
 
     def metrics(self, experiment: str) -> list[str]:
         return list(self.experiments[experiment]["exp"]["metrics"])

@@ -1,102 +1,483 @@
-"""Paper-style result tables: methods as rows, (dataset, label setting) as columns,
-cells ``mean ± sd`` over repetitions.
+"""Paper-style result tables with significance marks.
 
-This is the layout of the papers' per-dataset tables (e.g. PU Hellinger trees, Tables
-A2-A7: methods x flip ratio per dataset). The standard deviation is the sample standard
-deviation (ddof = 1) over repetitions; with a single repetition the cell shows the mean
-alone. Numbers use a fixed number of decimals
-(3 by default, as the papers print F1 / AUC).
+Two layouts, both methods-as-rows with ``mean ± sd`` cells, rendered to Markdown, LaTeX
+(booktabs), HTML and CSV from the same :class:`PaperTable` object:
+
+* **Summary table** (:func:`summary_table`), the layout of the PU Hellinger trees paper's
+  Tables 3-4: one column per label setting (e.g. flip ratio), cells = mean and standard
+  deviation *over data sets* of the per-data-set mean over repetitions. In each column
+  the Friedman / Iman-Davenport test is run with the data sets as blocks (Demšar 2006),
+  and Holm's post hoc test compares every method with the best-ranked one (the control).
+  Marks, as in that paper: the best cell of a column is **bold and underlined**; cells
+  whose method is not significantly worse than the control at ``alpha`` (Holm) are
+  **bold**. The last row gives the Iman-Davenport p-value. The grouping ``"all"`` makes
+  a single column whose blocks are all (data set, setting) pairs.
+* **Per-data-set tables** (:func:`per_dataset_tables`), the layout of that paper's
+  Tables A2-A7: one table per data set, one column per setting, cells = mean and sd over
+  repetitions, best cell bold and underlined. No significance marks: a test with the
+  repetitions of one data set as blocks would treat resamples of the same data as
+  independent data sets, which Demšar (2006, section 3.1) advises against.
+
+Choices where the papers are silent (documented here and tested):
+
+* "Best cell" is the best mean as printed (after scaling and rounding), so cells that
+  print identically are all marked. The Holm control is the best *average rank*
+  (Demšar's procedure); the two usually coincide, and when they do not both marks show.
+* The standard deviation is the sample sd (ddof = 1); with a single value the cell shows
+  the mean alone. A missing cell prints as an en dash.
+* Number formats: ``decimals`` (3, as the PU Hellinger and PULSNAR papers print F1 / AUC),
+  ``scale`` (100 for the percentages of the PU Extra Trees / Ada-PU tables) and ``style``
+  ``"pm"`` (``0.812 ± 0.020``) or ``"paren"`` (``81.2 (2.0)``, PU Extra Trees).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import html as _html
+import math
+import warnings
+from dataclasses import dataclass, field
 
-import numpy as np
 import pandas as pd
 
 from pu_lib._io import write_text_atomic
 
+GROUPINGS = ("setting", "all")
+STYLES = ("pm", "paren")
+DASH = "–"
+
+
+def _fmt_p(p) -> str:
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "n/a"
+    if p < 1e-4:
+        return "< 0.0001"
+    return f"{p:.4f}"
+
 
 @dataclass
-class ResultTable:
-    """A formatted table plus the numbers behind it."""
+class PaperTable:
+    """A methods x columns table of ``mean ± sd`` cells with optional significance marks.
+
+    ``best`` and ``not_worse`` are boolean frames shaped like ``mean`` (``not_worse`` is
+    None when no test was run); ``pvalues`` maps a column to its Iman-Davenport p-value or
+    to None when the test could not be run (the reason goes to ``notes``).
+    """
 
     metric: str
-    mean: pd.DataFrame   # methods x columns
+    mean: pd.DataFrame
     sd: pd.DataFrame
     count: pd.DataFrame
+    greater_is_better: bool = True
     decimals: int = 3
+    scale: float = 1.0
+    style: str = "pm"
+    title: str | None = None
+    not_worse: pd.DataFrame | None = None
+    pvalues: dict | None = None
+    notes: list = field(default_factory=list)
+    row_label: str = "method"
+    best: pd.DataFrame | None = None
 
-    def cells(self) -> pd.DataFrame:
-        fmt = f"{{:.{self.decimals}f}}"
-        out = pd.DataFrame(index=self.mean.index, columns=self.mean.columns, dtype=object)
-        for r in self.mean.index:
-            for c in self.mean.columns:
-                m, s, n = self.mean.loc[r, c], self.sd.loc[r, c], self.count.loc[r, c]
-                if pd.isna(m):
-                    out.loc[r, c] = "–"
-                elif n <= 1 or pd.isna(s):
-                    out.loc[r, c] = fmt.format(m)
-                else:
-                    out.loc[r, c] = f"{fmt.format(m)} ± {fmt.format(s)}"
-        return out
+    def __post_init__(self):
+        if self.style not in STYLES:
+            raise ValueError(f"unknown table style {self.style!r}; use one of {STYLES}")
+        if int(self.decimals) < 0:
+            raise ValueError(f"decimals must be >= 0, got {self.decimals}")
+        if self.best is None:
+            self.best = self._best_cells()
 
-    def to_markdown(self, title: str | None = None) -> str:
-        cells = self.cells()
-        header = ["method"] + [str(c) for c in cells.columns]
+    # ------------------------------------------------------------------ cells
+    def _rounded(self) -> pd.DataFrame:
+        return (self.mean * self.scale).round(self.decimals)
+
+    def _best_cells(self) -> pd.DataFrame:
+        r = self._rounded()
+        target = r.max(axis=0) if self.greater_is_better else r.min(axis=0)
+        best = r.eq(target, axis=1) & r.notna()
+        return best
+
+    def cell_text(self, row, col) -> str:
+        m, s, n = self.mean.loc[row, col], self.sd.loc[row, col], self.count.loc[row, col]
+        if pd.isna(m):
+            return DASH
+        d = int(self.decimals)
+        mt = f"{m * self.scale:.{d}f}"
+        if n <= 1 or pd.isna(s):
+            return mt
+        st = f"{s * self.scale:.{d}f}"
+        return f"{mt} ± {st}" if self.style == "pm" else f"{mt} ({st})"
+
+    def marks(self, row, col) -> tuple[bool, bool]:
+        """(bold, underline) for a cell."""
+        best = bool(self.best.loc[row, col])
+        nw = bool(self.not_worse.loc[row, col]) if self.not_worse is not None else False
+        return best or nw, best
+
+    def _legend(self) -> list[str]:
         lines = []
-        if title:
-            lines += [f"### {title}", ""]
-        lines.append("| " + " | ".join(header) + " |")
-        lines.append("|" + "|".join(["---"] + [":---:"] * len(cells.columns)) + "|")
-        for r in cells.index:
-            lines.append("| " + " | ".join([str(r)] + [str(v) for v in cells.loc[r]]) + " |")
+        better = "higher" if self.greater_is_better else "lower"
+        lines.append(f"{better.capitalize()} is better. Best value per column in bold and underlined.")
+        if self.not_worse is not None:
+            lines.append("Bold: not significantly worse than the best-ranked method "
+                         "(Holm's post hoc test on average ranks, Demšar 2006).")
+        return lines + list(self.notes)
+
+    def _pvalue_row(self) -> list[str] | None:
+        if self.pvalues is None:
+            return None
+        return [_fmt_p(self.pvalues.get(c)) for c in self.mean.columns]
+
+    # ------------------------------------------------------------------ renderers
+    def to_markdown(self) -> str:
+        cols = [str(c) for c in self.mean.columns]
+        lines = []
+        if self.title:
+            lines += [f"### {self.title}", ""]
+        lines.append("| " + " | ".join([self.row_label] + cols) + " |")
+        lines.append("|" + "|".join(["---"] + [":---:"] * len(cols)) + "|")
+        for r in self.mean.index:
+            cells = []
+            for c in self.mean.columns:
+                t = self.cell_text(r, c)
+                bold, under = self.marks(r, c)
+                if under:
+                    t = f"<ins>{t}</ins>"
+                if bold:
+                    t = f"**{t}**"
+                cells.append(t)
+            lines.append("| " + " | ".join([str(r)] + cells) + " |")
+        prow = self._pvalue_row()
+        if prow is not None:
+            lines.append("| " + " | ".join(["Iman-Davenport p"] + prow) + " |")
+        lines.append("")
+        lines += self._legend()
         return "\n".join(lines) + "\n"
 
+    def to_latex(self, label: str | None = None) -> str:
+        cols = [_tex(str(c)) for c in self.mean.columns]
+        out = ["\\begin{table}[ht]", "\\centering"]
+        if self.title:
+            out.append(f"\\caption{{{_tex(self.title)}}}")
+        if label:
+            out.append(f"\\label{{{label}}}")
+        out.append("\\begin{tabular}{l" + "c" * len(cols) + "}")
+        out.append("\\toprule")
+        out.append(" & ".join([_tex(self.row_label.capitalize())] + cols) + " \\\\")
+        out.append("\\midrule")
+        for r in self.mean.index:
+            cells = []
+            for c in self.mean.columns:
+                t = _tex(self.cell_text(r, c)).replace("±", "$\\pm$")
+                bold, under = self.marks(r, c)
+                if under:
+                    t = f"\\underline{{{t}}}"
+                if bold:
+                    t = f"\\textbf{{{t}}}"
+                cells.append(t)
+            out.append(" & ".join([_tex(str(r))] + cells) + " \\\\")
+        prow = self._pvalue_row()
+        if prow is not None:
+            out.append("\\midrule")
+            out.append(" & ".join(["Iman-Davenport $p$"] + [_tex(p).replace("<", "$<$") for p in prow]) + " \\\\")
+        out.append("\\bottomrule")
+        out.append("\\end{tabular}")
+        legend = " ".join(self._legend())
+        if legend:
+            out.append(f"\\par\\smallskip{{\\footnotesize {_tex(legend)}}}")
+        out.append("\\end{table}")
+        return "\n".join(out) + "\n"
+
+    def to_html(self) -> str:
+        esc = _html.escape
+        out = ["<table class=\"pu-table\">"]
+        if self.title:
+            out.append(f"<caption>{esc(self.title)}</caption>")
+        out.append("<thead><tr>" + "".join(f"<th>{esc(str(c))}</th>" for c in
+                                            [self.row_label] + list(self.mean.columns)) + "</tr></thead>")
+        out.append("<tbody>")
+        for r in self.mean.index:
+            cells = []
+            for c in self.mean.columns:
+                t = esc(self.cell_text(r, c))
+                bold, under = self.marks(r, c)
+                if under:
+                    t = f"<u>{t}</u>"
+                if bold:
+                    t = f"<b>{t}</b>"
+                cells.append(f"<td>{t}</td>")
+            out.append(f"<tr><th>{esc(str(r))}</th>" + "".join(cells) + "</tr>")
+        prow = self._pvalue_row()
+        if prow is not None:
+            out.append("<tr class=\"pvalue\"><th>Iman-Davenport p</th>"
+                       + "".join(f"<td>{esc(p)}</td>" for p in prow) + "</tr>")
+        out.append("</tbody></table>")
+        out += [f"<p>{esc(line)}</p>" for line in self._legend()]
+        return "\n".join(out) + "\n"
+
+    def to_frame(self) -> pd.DataFrame:
+        """Long form: one row per cell with the numbers and the marks."""
+        rows = []
+        for r in self.mean.index:
+            for c in self.mean.columns:
+                bold, under = self.marks(r, c)
+                rows.append({
+                    "metric": self.metric, self.row_label: r, "column": c,
+                    "mean": self.mean.loc[r, c], "sd": self.sd.loc[r, c], "n": int(self.count.loc[r, c]),
+                    "best": under,
+                    "not_worse_than_best": (bool(self.not_worse.loc[r, c]) if self.not_worse is not None else None),
+                    "iman_davenport_p": (self.pvalues.get(c) if self.pvalues is not None else None),
+                })
+        return pd.DataFrame(rows)
+
     def to_csv(self) -> str:
-        long = pd.concat(
-            {"mean": self.mean.stack(future_stack=True), "sd": self.sd.stack(future_stack=True),
-             "n": self.count.stack(future_stack=True)},
-            axis=1,
-        ).reset_index()
-        long.columns = ["method", "column", "mean", "sd", "n"]
-        long.insert(0, "metric", self.metric)
-        return long.to_csv(index=False, float_format=f"%.{max(self.decimals, 6)}g")
+        return self.to_frame().to_csv(index=False, float_format="%.6g")
 
 
-def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setting"),
-                  row: str = "method", decimals: int = 3) -> ResultTable:
-    """Aggregate result rows into a :class:`ResultTable` for ``metric``.
-
-    Column labels join the ``columns`` fields with `` / `` (e.g. ``digits / scar_c-c0.5``);
-    rows and columns keep their order of first appearance in ``results``.
-    """
-    if metric not in results.columns:
-        raise ValueError(f"metric {metric!r} is not a column of the results; have {sorted(results.columns)}")
-    df = results.copy()
-    columns = list(columns)
-    df["_col"] = df[columns].astype(str).agg(" / ".join, axis=1)
-    row_order = list(dict.fromkeys(df[row]))
-    col_order = list(dict.fromkeys(df["_col"]))
-    g = df.groupby([row, "_col"], sort=False)[metric]
-    mean = g.mean().unstack("_col").reindex(index=row_order, columns=col_order)
-    sd = g.std(ddof=1).unstack("_col").reindex(index=row_order, columns=col_order)
-    count = g.count().unstack("_col").reindex(index=row_order, columns=col_order).fillna(0).astype(int)
-    for frame in (mean, sd, count):
-        frame.index.name = row
-        frame.columns.name = None
-    return ResultTable(metric=metric, mean=mean, sd=sd, count=count, decimals=decimals)
+def _tex(s: str) -> str:
+    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+    return "".join(repl.get(ch, ch) for ch in s)
 
 
-def write_tables(results: pd.DataFrame, metrics, out_md: dict, out_csv: dict, title_prefix: str = "") -> None:
-    """Write one Markdown and one CSV table per metric (atomically)."""
+# ---------------------------------------------------------------------- builders
+
+def _direction(metric: str, greater_is_better):
+    if greater_is_better is not None:
+        return bool(greater_is_better)
     from pu_lib.metrics import METRICS
 
-    for metric in metrics:
-        table = mean_sd_table(results, metric)
-        label = METRICS.get(metric, {}).get("label", metric)
-        better = "higher" if METRICS.get(metric, {}).get("greater_is_better", True) else "lower"
-        title = f"{title_prefix}{label} (mean ± sd over repetitions; {better} is better)"
-        write_text_atomic(table.to_markdown(title), out_md[metric])
-        write_text_atomic(table.to_csv(), out_csv[metric])
+    if metric not in METRICS:
+        raise ValueError(f"unknown metric {metric!r}: pass greater_is_better explicitly")
+    return bool(METRICS[metric]["greater_is_better"])
+
+
+def _metric_label(metric: str) -> str:
+    from pu_lib.metrics import METRICS
+
+    return METRICS.get(metric, {}).get("label", metric)
+
+
+def _agg(values: pd.DataFrame, by_row: str, by_col: str, value: str, row_order, col_order):
+    g = values.groupby([by_row, by_col], sort=False)[value]
+    frames = []
+    for f in (g.mean(), g.std(ddof=1), g.count()):
+        f = f.unstack(by_col).reindex(index=row_order, columns=col_order)
+        f.index.name = None
+        f.columns.name = None
+        frames.append(f)
+    frames[2] = frames[2].fillna(0).astype(int)
+    return frames
+
+
+def _order(present, preferred):
+    """``preferred`` order (e.g. the config's) for the values present, then the rest."""
+    present = list(dict.fromkeys(present))
+    if preferred is None:
+        return present
+    pref = [v for v in preferred if v in set(present)]
+    return pref + [v for v in present if v not in set(pref)]
+
+
+def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=None, decimals=3,
+                       scale=1.0, style="pm", methods=None, datasets=None, settings=None,
+                       title_prefix="") -> dict:
+    """One :class:`PaperTable` per data set: methods x settings, mean ± sd over repetitions.
+
+    ``methods``, ``datasets`` and ``settings`` give the row / table / column order (the
+    config's order in the workflow); by default, order of first appearance."""
+    gib = _direction(metric, greater_is_better)
+    _check_columns(results, metric, ["dataset", "setting", "method"])
+    df = results[["dataset", "setting", "method", metric]].copy()
+    df[metric] = pd.to_numeric(df[metric], errors="coerce").astype(float)
+    method_order = list(methods) if methods is not None else list(dict.fromkeys(df["method"]))
+    tables = {}
+    for ds in _order(df["dataset"], datasets):
+        sub = df[df["dataset"] == ds]
+        col_order = _order(sub["setting"], settings)
+        mean, sd, count = _agg(sub, "method", "setting", metric, method_order, col_order)
+        tables[ds] = PaperTable(
+            metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals,
+            scale=scale, style=style,
+            title=f"{title_prefix}{_metric_label(metric)} on {ds} (mean ± sd over repetitions)",
+        )
+    return tables
+
+
+def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting", *, greater_is_better=None,
+                  alpha: float = 0.05, control: str = "best", decimals=3, scale=1.0, style="pm",
+                  methods=None, datasets=None, settings=None, title_prefix=""):
+    """The significance-marked summary table and the comparison behind each column.
+
+    ``grouping="setting"``: a column per setting, data sets as blocks. ``"all"``: one
+    column, (data set, setting) pairs as blocks. Returns ``(table, comparisons)`` where
+    ``comparisons[column]`` is a :class:`pu_lib.stats.Comparison` or, when the test could
+    not be run (e.g. fewer than 2 blocks), a string with the reason.
+    """
+    from pu_lib.stats import IncompleteBlockWarning, compare, score_matrix
+
+    if grouping not in GROUPINGS:
+        raise ValueError(f"unknown grouping {grouping!r}; use one of {GROUPINGS}")
+    gib = _direction(metric, greater_is_better)
+    _check_columns(results, metric, ["dataset", "setting", "method"])
+    method_order = list(methods) if methods is not None else list(dict.fromkeys(results["method"]))
+    ds_order = _order(results["dataset"], datasets)
+    st_order = _order(results["setting"], settings)
+    results = results.assign(_d=results["dataset"].map({d: i for i, d in enumerate(ds_order)}),
+                             _s=results["setting"].map({v: i for i, v in enumerate(st_order)}))
+    results = results.sort_values(["_d", "_s"], kind="stable")
+    if grouping == "setting":
+        parts = [(s, results[results["setting"] == s], ["dataset"]) for s in st_order]
+    else:
+        parts = [("all", results, ["dataset", "setting"])]
+    means, sds, counts, not_worse, pvalues, comps, notes = {}, {}, {}, {}, {}, {}, []
+    for col, sub, blocks in parts:
+        mat = score_matrix(sub, metric, blocks, methods=method_order)
+        means[col] = mat.mean(axis=0)
+        sds[col] = mat.std(axis=0, ddof=1)
+        counts[col] = mat.notna().sum(axis=0)
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", IncompleteBlockWarning)
+                comp = compare(mat, greater_is_better=gib, alpha=alpha, control=control, metric=metric)
+            for w in caught:
+                if issubclass(w.category, IncompleteBlockWarning):
+                    notes.append(f"{col}: {w.message}")
+                    warnings.warn(f"{col}: {w.message}", IncompleteBlockWarning, stacklevel=2)
+            comps[col] = comp
+            not_worse[col] = pd.Series({m: not comp.control.rejected(m) for m in method_order})
+            pvalues[col] = comp.friedman.f_pvalue
+        except ValueError as exc:
+            comps[col] = str(exc)
+            not_worse[col] = pd.Series(False, index=method_order)
+            pvalues[col] = None
+            notes.append(f"{col}: no test ({exc}).")
+    cols = [p[0] for p in parts]
+    mean = pd.DataFrame(means).reindex(index=method_order, columns=cols)
+    sd = pd.DataFrame(sds).reindex(index=method_order, columns=cols)
+    count = pd.DataFrame(counts).reindex(index=method_order, columns=cols).fillna(0).astype(int)
+    nw = pd.DataFrame(not_worse).reindex(index=method_order, columns=cols).fillna(False).astype(bool)
+    over = "data sets" if grouping == "setting" else "data set x setting pairs"
+    table = PaperTable(
+        metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals, scale=scale,
+        style=style, not_worse=nw, pvalues=pvalues, notes=notes,
+        title=(f"{title_prefix}{_metric_label(metric)}: mean ± sd over {over} "
+               f"(per-{('data-set' if grouping == 'setting' else 'pair')} means over repetitions); "
+               f"Holm vs best at {alpha:g}"),
+    )
+    return table, comps
+
+
+def _check_columns(results, metric, cols):
+    missing = [c for c in [metric] + list(cols) if c not in results.columns]
+    if missing:
+        raise ValueError(f"results lack column(s) {missing}; have {sorted(results.columns)}")
+
+
+# ---------------------------------------------------------------------- documents
+
+def render_tables(tables, fmt: str) -> str:
+    """Several tables in one document (``tables``: a list of PaperTable or a dict)."""
+    items = list(tables.values()) if isinstance(tables, dict) else list(tables)
+    if fmt == "md":
+        return "\n".join(t.to_markdown() for t in items)
+    if fmt == "tex":
+        return "% requires \\usepackage{booktabs}\n" + "\n".join(t.to_latex() for t in items)
+    if fmt == "html":
+        return "\n<hr/>\n".join(t.to_html() for t in items)
+    if fmt == "csv":
+        return pd.concat([t.to_frame().assign(table=t.title) for t in items], ignore_index=True).to_csv(
+            index=False, float_format="%.6g")
+    raise ValueError(f"unknown table format {fmt!r}; use md, tex, html or csv")
+
+
+def html_document(body: str, title: str) -> str:
+    """A standalone HTML page (for the Snakemake report) around rendered tables."""
+    style = ("body{font-family:sans-serif;font-size:14px} table.pu-table{border-collapse:collapse;"
+             "margin:1em 0} .pu-table th,.pu-table td{padding:3px 8px;border-bottom:1px solid #ccc;"
+             "text-align:center} .pu-table tbody th{text-align:left} caption{font-weight:bold;"
+             "text-align:left;padding-bottom:4px} tr.pvalue td,tr.pvalue th{border-top:2px solid #333}")
+    return (f"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>{_html.escape(title)}</title>"
+            f"<style>{style}</style></head><body>\n{body}</body></html>\n")
+
+
+def write_table_files(tables, outputs: dict, html_title: str = "") -> None:
+    """Write the same tables as every format in ``outputs`` ({"md": path, "tex": ..., "csv": ...,
+    "html": ...}), each atomically."""
+    for fmt, path in outputs.items():
+        text = render_tables(tables, fmt)
+        if fmt == "html":
+            text = html_document(text, html_title)
+        write_text_atomic(text, path)
+
+
+def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, grouping: str, options: dict,
+                        outputs: dict, methods=None, datasets=None, settings=None,
+                        provenance: dict | None = None) -> str:
+    """Everything the workflow's ``stats`` rule writes for one (experiment, metric, grouping).
+
+    ``outputs`` maps ``json``, ``md``, ``tex``, ``csv``, ``html``, ``cd_png``, ``cd_pdf``,
+    ``ranks_png`` and ``ranks_pdf`` to paths; each file is written atomically. The JSON
+    holds, per column, the full :class:`pu_lib.stats.Comparison` (or the reason no test
+    was possible) plus ``provenance`` (config hash and files, paper table). When no
+    column can be tested, the figures state why instead of showing a diagram.
+    Returns a one-line summary.
+    """
+    import json
+
+    from pu_lib import figures
+
+    results = results[results["experiment"] == experiment] if "experiment" in results.columns else results
+    table, comps = summary_table(
+        results, metric, grouping, alpha=options.get("alpha", 0.05), control=options.get("control", "best"),
+        decimals=options.get("decimals", 3), scale=options.get("scale", 1.0), style=options.get("style", "pm"),
+        methods=methods, datasets=datasets, settings=settings, title_prefix=f"{experiment}: ",
+    )
+    doc = {
+        "experiment": experiment, "metric": metric, "grouping": grouping,
+        "alpha": options.get("alpha", 0.05), "control": options.get("control", "best"),
+        **(provenance or {}),
+        "columns": {str(c): (v.to_dict() if not isinstance(v, str) else {"error": v}) for c, v in comps.items()},
+    }
+    write_text_atomic(json.dumps(doc, indent=2, allow_nan=False) + "\n", outputs["json"])
+    write_table_files([table], {k: outputs[k] for k in ("md", "tex", "csv", "html") if k in outputs},
+                      html_title=f"{experiment}: {metric} ({grouping})")
+
+    valid = {str(c): v for c, v in comps.items() if not isinstance(v, str)}
+    how = options.get("cliques", "nemenyi")
+    label = _metric_label(metric)
+    if not valid:
+        reasons = "; ".join(f"{c}: {v}" for c, v in comps.items())
+        cd_fig = figures.placeholder_figure(f"{experiment} / {label}: no test possible\n{reasons}")
+        rank_fig = figures.placeholder_figure(f"{experiment} / {label}: no ranks\n{reasons}")
+    elif grouping == "all":
+        comp = valid["all"]
+        cd_fig = figures.cd_diagram(comp, cliques=how, title=(
+            f"{experiment}: {label}, N = {len(comp.blocks)} (data set, setting) pairs, "
+            f"Iman-Davenport p = {_fmt_p(comp.friedman.f_pvalue)}"))
+        rank_fig = figures.rank_plot(comp, title=f"{experiment}: {label} ranks per (data set, setting)")
+    else:
+        titled = {f"{c} (N = {len(v.blocks)}, Iman-Davenport p = {_fmt_p(v.friedman.f_pvalue)})": v
+                  for c, v in valid.items()}
+        cd_fig = figures.cd_diagrams(titled, cliques=how, suptitle=f"{experiment}: {label}, data sets as blocks")
+        rank_fig = figures.rank_plots(valid, suptitle=f"{experiment}: {label} ranks per data set")
+    figures.save_figure(cd_fig, [outputs[k] for k in ("cd_png", "cd_pdf") if k in outputs])
+    figures.save_figure(rank_fig, [outputs[k] for k in ("ranks_png", "ranks_pdf") if k in outputs])
+    tested = ", ".join(f"{c}: p = {_fmt_p(v.friedman.f_pvalue)}, best {v.best}" for c, v in valid.items())
+    return f"{experiment} {metric} {grouping}: {len(valid)}/{len(comps)} columns tested ({tested})"
+
+
+def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setting"), row: str = "method",
+                  decimals: int = 3, greater_is_better=True) -> PaperTable:
+    """Methods x (joined ``columns``) table of mean ± sd over all matching rows, no marks
+    beyond the best cell (kept for quick looks; the workflow uses the builders above)."""
+    _check_columns(results, metric, list(columns) + [row])
+    df = results.copy()
+    df["_col"] = df[list(columns)].astype(str).agg(" / ".join, axis=1)
+    df[metric] = pd.to_numeric(df[metric], errors="coerce").astype(float)
+    mean, sd, count = _agg(df, row, "_col", metric, list(dict.fromkeys(df[row])), list(dict.fromkeys(df["_col"])))
+    return PaperTable(metric=metric, mean=mean, sd=sd, count=count, decimals=decimals,
+                      greater_is_better=greater_is_better, row_label=row)
+
+
+__all__ = ["PaperTable", "per_dataset_tables", "summary_table", "render_tables", "write_table_files",
+           "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS"]

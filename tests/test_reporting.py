@@ -1,32 +1,231 @@
+"""Paper-style tables: golden Markdown / LaTeX text for small hand-made results frames."""
+
+import json
+
+import numpy as np
 import pandas as pd
+import pytest
 
-from pu_lib.reporting import mean_sd_table
+from pu_lib.reporting import (
+    PaperTable,
+    mean_sd_table,
+    per_dataset_tables,
+    render_tables,
+    summary_table,
+    write_stats_outputs,
+    write_table_files,
+)
 
 
-def _frame():
+def _results():
+    """4 data sets x 2 flip ratios x 3 methods x 2 repetitions, hand-made values.
+
+    Per-data-set means (f1):           flip-0.25          flip-0.5
+        pu_shrf                     .90 .80 .70 .62    .80 .70 .60 .50
+        nnpu                        .85 .75 .72 .60    .82 .65 .55 .40
+        naive                       .50 .40 .30 .20    .30 .20 .10 .45
+    """
+    means = {
+        "flip-0.25": {"pu_shrf": [.90, .80, .70, .62], "nnpu": [.85, .75, .72, .60], "naive": [.50, .40, .30, .20]},
+        "flip-0.5": {"pu_shrf": [.80, .70, .60, .50], "nnpu": [.82, .65, .55, .40], "naive": [.30, .20, .10, .45]},
+    }
     rows = []
-    for method, vals in [("naive", [0.5, 0.7]), ("elkan_noto", [0.8, 0.9])]:
-        for rep, v in enumerate(vals):
-            rows.append({"method": method, "dataset": "d1", "setting": "scar_c-c0.5", "rep": rep, "f1": v})
-    rows.append({"method": "naive", "dataset": "d2", "setting": "scar_c-c0.5", "rep": 0, "f1": 0.25})
+    for setting, by_method in means.items():
+        for method, vals in by_method.items():
+            for ds, v in zip(["d1", "d2", "d3", "d4"], vals):
+                for rep, delta in enumerate([-0.01, 0.01]):
+                    rows.append({"experiment": "exp", "dataset": ds, "setting": setting, "method": method,
+                                 "rep": rep, "f1": round(v + delta, 6), "brier": round(1 - v + delta, 6)})
     return pd.DataFrame(rows)
 
 
-def test_markdown_table_golden():
-    table = mean_sd_table(_frame(), "f1")
+def test_summary_table_golden_markdown():
+    table, comps = summary_table(_results(), "f1", "setting")
     expected = (
-        "### F1\n"
+        "### F1: mean ± sd over data sets (per-data-set means over repetitions); Holm vs best at 0.05\n"
         "\n"
-        "| method | d1 / scar_c-c0.5 | d2 / scar_c-c0.5 |\n"
+        "| method | flip-0.25 | flip-0.5 |\n"
         "|---|:---:|:---:|\n"
-        "| naive | 0.600 ± 0.141 | 0.250 |\n"
-        "| elkan_noto | 0.850 ± 0.071 | – |\n"
+        "| pu_shrf | **<ins>0.755 ± 0.122</ins>** | **<ins>0.650 ± 0.129</ins>** |\n"
+        "| nnpu | **0.730 ± 0.103** | **0.605 ± 0.176** |\n"
+        "| naive | 0.350 ± 0.129 | **0.263 ± 0.149** |\n"
+        "| Iman-Davenport p | 0.0066 | 0.0837 |\n"
+        "\n"
+        "Higher is better. Best value per column in bold and underlined.\n"
+        "Bold: not significantly worse than the best-ranked method (Holm's post hoc test on average ranks, Demšar 2006).\n"
     )
-    assert table.to_markdown("F1") == expected
+    assert table.to_markdown() == expected
+    # The numbers behind the marks (hand-checked): chi2_F = 6.5 and 4.5, F_F = 13 and 27/7 with
+    # (2, 6) df, whose p-values are (1 + F/3)^-3 in closed form.
+    assert table.pvalues["flip-0.25"] == pytest.approx((1 + 13 / 3) ** -3)
+    assert table.pvalues["flip-0.5"] == pytest.approx((1 + 9 / 7) ** -3)
+    c = comps["flip-0.25"]
+    assert c.average_ranks.to_dict() == {"pu_shrf": 1.25, "nnpu": 1.75, "naive": 3.0}
+    assert round(c.friedman.chi2, 3) == 6.5
+    assert c.control.control == "pu_shrf" and c.control.rejected("naive") and not c.control.rejected("nnpu")
+    # flip-0.5: naive wins on d4, the omnibus test does not reject; Holm still compares.
+    c = comps["flip-0.5"]
+    assert c.average_ranks.to_dict() == {"pu_shrf": 1.25, "nnpu": 2.0, "naive": 2.75}
+    # z = 1.5 / sqrt(1/2) = 2.12, p = 0.034, Holm-adjusted 0.068 > 0.05: naive is not rejected.
+    assert not c.control.rejected("naive")
 
 
-def test_csv_has_numbers():
-    table = mean_sd_table(_frame(), "f1")
-    csv = table.to_csv().splitlines()
-    assert csv[0] == "metric,method,column,mean,sd,n"
-    assert csv[1].startswith("f1,naive,d1 / scar_c-c0.5,0.6,0.141421")
+def test_summary_table_naive_bold_when_not_rejected():
+    table, _ = summary_table(_results(), "f1", "setting")
+    assert table.not_worse.loc["naive"].tolist() == [False, True]
+    assert table.to_markdown().count("**") == 2 * 5  # 5 bold cells: 2 best + nnpu x 2 + naive at flip-0.5
+
+
+def test_summary_table_all_grouping_and_lower_is_better():
+    table, comps = summary_table(_results(), "brier", "all", decimals=2)
+    assert list(table.mean.columns) == ["all"]
+    assert comps["all"].greater_is_better is False and len(comps["all"].blocks) == 8
+    md = table.to_markdown()
+    assert "Lower is better" in md
+    assert "| pu_shrf | **<ins>0.30 ± 0.13</ins>** |" in md
+
+
+def test_per_dataset_tables_golden_markdown():
+    tables = per_dataset_tables(_results(), "f1", title_prefix="exp: ")
+    assert list(tables) == ["d1", "d2", "d3", "d4"]
+    expected = (
+        "### exp: F1 on d4 (mean ± sd over repetitions)\n"
+        "\n"
+        "| method | flip-0.25 | flip-0.5 |\n"
+        "|---|:---:|:---:|\n"
+        "| pu_shrf | **<ins>0.620 ± 0.014</ins>** | **<ins>0.500 ± 0.014</ins>** |\n"
+        "| nnpu | 0.600 ± 0.014 | 0.400 ± 0.014 |\n"
+        "| naive | 0.200 ± 0.014 | 0.450 ± 0.014 |\n"
+        "\n"
+        "Higher is better. Best value per column in bold and underlined.\n"
+    )
+    assert tables["d4"].to_markdown() == expected
+
+
+def test_latex_booktabs_golden():
+    table, _ = summary_table(_results(), "f1", "setting", decimals=1, scale=100, style="paren")
+    table.title = "F1 (%)"
+    expected = (
+        "\\begin{table}[ht]\n"
+        "\\centering\n"
+        "\\caption{F1 (\\%)}\n"
+        "\\begin{tabular}{lcc}\n"
+        "\\toprule\n"
+        "Method & flip-0.25 & flip-0.5 \\\\\n"
+        "\\midrule\n"
+        "pu\\_shrf & \\textbf{\\underline{75.5 (12.2)}} & \\textbf{\\underline{65.0 (12.9)}} \\\\\n"
+        "nnpu & \\textbf{73.0 (10.3)} & \\textbf{60.5 (17.6)} \\\\\n"
+        "naive & 35.0 (12.9) & \\textbf{26.2 (14.9)} \\\\\n"
+        "\\midrule\n"
+        "Iman-Davenport $p$ & 0.0066 & 0.0837 \\\\\n"
+        "\\bottomrule\n"
+        "\\end{tabular}\n"
+        "\\par\\smallskip{\\footnotesize Higher is better. Best value per column in bold and underlined. "
+        "Bold: not significantly worse than the best-ranked method (Holm's post hoc test on average ranks, "
+        "Demšar 2006).}\n"
+        "\\end{table}\n"
+    )
+    assert table.to_latex() == expected
+
+
+def test_csv_and_html_from_the_same_table():
+    table, _ = summary_table(_results(), "f1", "setting")
+    df = pd.read_csv(__import__("io").StringIO(table.to_csv()))
+    assert list(df.columns) == ["metric", "method", "column", "mean", "sd", "n", "best",
+                                "not_worse_than_best", "iman_davenport_p"]
+    row = df[(df["method"] == "nnpu") & (df["column"] == "flip-0.25")].iloc[0]
+    assert row["mean"] == pytest.approx(0.73) and row["n"] == 4
+    assert bool(row["not_worse_than_best"]) and not bool(row["best"])
+    assert row["iman_davenport_p"] == pytest.approx(table.pvalues["flip-0.25"], rel=1e-5)
+    html = table.to_html()
+    assert "<b><u>0.755 ± 0.122</u></b>" in html and "<b>0.730 ± 0.103</b>" in html
+    assert "Iman-Davenport p</th><td>0.0066</td>" in html
+
+
+def test_ties_in_print_are_all_best_and_missing_cells_dash():
+    mean = pd.DataFrame({"c": [0.8004, 0.7996, np.nan]}, index=["a", "b", "x"])
+    sd = pd.DataFrame({"c": [0.1, 0.1, np.nan]}, index=mean.index)
+    count = pd.DataFrame({"c": [3, 1, 0]}, index=mean.index)
+    t = PaperTable("f1", mean, sd, count)
+    md = t.to_markdown()
+    assert "| a | **<ins>0.800 ± 0.100</ins>** |" in md
+    assert "| b | **<ins>0.800</ins>** |" in md   # one repetition: mean only
+    assert "| x | – |" in md
+
+
+def test_fewer_than_two_blocks_gives_a_table_without_test():
+    df = _results()
+    df = df[df["dataset"] == "d1"]
+    table, comps = summary_table(df, "f1", "setting")
+    assert isinstance(comps["flip-0.25"], str) and "at least 2 complete blocks" in comps["flip-0.25"]
+    md = table.to_markdown()
+    assert "| Iman-Davenport p | n/a | n/a |" in md
+    assert "flip-0.25: no test (the Friedman test needs at least 2 complete blocks" in md
+
+
+def test_incomplete_block_is_dropped_and_named():
+    df = _results()
+    df = df[~((df["dataset"] == "d3") & (df["method"] == "naive") & (df["setting"] == "flip-0.5"))]
+    with pytest.warns(UserWarning, match="d3"):
+        table, comps = summary_table(df, "f1", "setting")
+    assert comps["flip-0.5"].blocks == ["d1", "d2", "d4"]
+    assert table.count.loc["naive", "flip-0.5"] == 3
+    assert "flip-0.5: dropping 1 incomplete block(s): 'd3' (missing: naive)" in table.to_markdown()
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="grouping"):
+        summary_table(_results(), "f1", "dataset")
+    with pytest.raises(ValueError, match="lack column"):
+        summary_table(_results(), "mcc", "setting")
+    with pytest.raises(ValueError, match="style"):
+        per_dataset_tables(_results(), "f1", style="latex")
+    with pytest.raises(ValueError, match="format"):
+        render_tables([], "docx")
+
+
+def test_write_table_files_atomic(tmp_path):
+    tables = per_dataset_tables(_results(), "f1")
+    out = {fmt: tmp_path / f"t.{fmt}" for fmt in ("md", "tex", "csv", "html")}
+    write_table_files(tables, out, html_title="t")
+    assert out["md"].read_text().count("### ") == 4
+    assert out["tex"].read_text().startswith("% requires \\usepackage{booktabs}")
+    assert out["tex"].read_text().count("\\begin{table}") == 4
+    assert out["html"].read_text().startswith("<!DOCTYPE html>")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.html", "t.md", "t.tex"]
+
+
+def test_write_stats_outputs(tmp_path):
+    names = ["json", "md", "tex", "csv", "html", "cd_png", "cd_pdf", "ranks_png", "ranks_pdf"]
+    ext = {"cd_png": "png", "cd_pdf": "pdf", "ranks_png": "png", "ranks_pdf": "pdf"}
+    for grouping in ("setting", "all"):
+        out = {k: tmp_path / f"{grouping}_{k}.{ext.get(k, k)}" for k in names}
+        msg = write_stats_outputs(_results(), experiment="exp", metric="f1", grouping=grouping,
+                                  options={"alpha": 0.05, "control": "best", "cliques": "nemenyi",
+                                           "decimals": 3, "scale": 1, "style": "pm"},
+                                  outputs=out, provenance={"config_hash": "abc", "paper_table": "Table 3"})
+        assert "tested" in msg
+        doc = json.loads(out["json"].read_text())
+        assert doc["config_hash"] == "abc" and doc["paper_table"] == "Table 3"
+        assert doc["grouping"] == grouping
+        for k in ("cd_png", "ranks_png"):
+            assert out[k].read_bytes()[:4] == b"\x89PNG"
+        for k in ("cd_pdf", "ranks_pdf"):
+            assert out[k].read_bytes()[:4] == b"%PDF"
+    doc = json.loads((tmp_path / "setting_json.json").read_text())
+    assert set(doc["columns"]) == {"flip-0.25", "flip-0.5"}
+    assert round(doc["columns"]["flip-0.25"]["friedman"]["chi2"], 3) == 6.5
+    # Not enough blocks: JSON says why, figures are placeholders, nothing fails.
+    out = {k: tmp_path / f"one_{k}.{ext.get(k, k)}" for k in names}
+    one = _results()[lambda d: d["dataset"] == "d1"]
+    write_stats_outputs(one, experiment="exp", metric="f1", grouping="setting",
+                        options={"alpha": 0.05}, outputs=out)
+    doc = json.loads(out["json"].read_text())
+    assert "at least 2 complete blocks" in doc["columns"]["flip-0.25"]["error"]
+    assert out["cd_png"].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_mean_sd_table_quick_look():
+    t = mean_sd_table(_results(), "f1")
+    assert list(t.mean.columns)[:2] == ["d1 / flip-0.25", "d2 / flip-0.25"]
+    assert t.count.loc["naive", "d1 / flip-0.25"] == 2

@@ -1,6 +1,7 @@
 """Runs the real Snakemake workflow (real Dask LocalCluster, real estimators) on a tiny
 config in a temporary working directory."""
 
+import json
 import os
 import subprocess
 import sys
@@ -25,7 +26,8 @@ TINY = {
     },
     "experiments": {
         "tiny": {
-            "datasets": ["breast_cancer"],
+            "paper_table": "hand-made test table",
+            "datasets": ["breast_cancer", "digits"],
             "settings": [{"mechanism": "scar_c", "c": 0.5}, {"mechanism": "sar", "k": 1, "min_std": 0.3, "id": "sar-k1"}],
             "split": {"test_size": 0.3, "val_size": 0.2},
             "methods": ["naive_lr", "elkan_noto_lr"],
@@ -71,12 +73,19 @@ def ran(tmp_path_factory):
 def test_workflow_writes_tables_with_both_methods(ran):
     wd, _ = ran
     tables = sorted(p.name for p in (wd / "results" / "tables").glob("*.md"))
-    assert tables == ["tiny.auc_roc.md", "tiny.f1.md", "tiny_snar.auc_pr.md"]
-    text = (wd / "results" / "tables" / "tiny.f1.md").read_text()
+    assert tables == [
+        "tiny.auc_roc.all.md", "tiny.auc_roc.per_dataset.md", "tiny.auc_roc.setting.md",
+        "tiny.f1.all.md", "tiny.f1.per_dataset.md", "tiny.f1.setting.md",
+        "tiny_snar.auc_pr.per_dataset.md",  # one (data set, setting): no test possible, none asked
+    ]
+    text = (wd / "results" / "tables" / "tiny.f1.per_dataset.md").read_text()
     assert "| naive_lr |" in text and "| elkan_noto_lr |" in text
-    assert "breast_cancer / scar_c-c0.5" in text and "breast_cancer / sar-k1" in text
+    assert "### tiny: F1 on breast_cancer" in text and "### tiny: F1 on digits" in text
+    assert "| method | scar_c-c0.5 | sar-k1 |" in text
+    for ext in ("tex", "csv", "html"):
+        assert (wd / "results" / "tables" / f"tiny.f1.per_dataset.{ext}").stat().st_size > 0
     agg = pd.read_parquet(wd / "results" / "aggregate" / "tiny.parquet")
-    assert len(agg) == 1 * 2 * 2 * 3
+    assert len(agg) == 2 * 2 * 2 * 3
     for col in ("config_hash", "seed", "pu_lib_version", "f1", "auc_roc", "fit_seconds", "alpha_hat"):
         assert col in agg.columns
     assert agg["config_hash"].nunique() == 1
@@ -95,6 +104,48 @@ def test_workflow_writes_tables_with_both_methods(ran):
     assert set(snar["method"]) == {"naive_lr", "elkan_noto_lr"} and len(snar) == 4
 
 
+def test_workflow_writes_stats_tables_and_figures(ran):
+    wd, _ = ran
+    stats = sorted(p.name for p in (wd / "results" / "stats").glob("*.json"))
+    assert stats == ["tiny.auc_roc.all.json", "tiny.auc_roc.setting.json", "tiny.f1.all.json", "tiny.f1.setting.json"]
+    doc = json.loads((wd / "results" / "stats" / "tiny.f1.all.json").read_text())
+    assert doc["paper_table"] == "hand-made test table" and len(doc["config_hash"]) == 16
+    comp = doc["columns"]["all"]
+    assert comp["n_blocks"] == 4 and comp["n_methods"] == 2
+    assert set(comp["average_ranks"]) == {"naive_lr", "elkan_noto_lr"}
+    assert sum(comp["average_ranks"].values()) == pytest.approx(3.0)   # k (k + 1) / 2
+    # The summary table agrees with the JSON.
+    md = (wd / "results" / "tables" / "tiny.f1.all.md").read_text()
+    p = comp["friedman"]["f_pvalue"]
+    assert f"| Iman-Davenport p | {'< 0.0001' if p < 1e-4 else f'{p:.4f}'} |" in md
+    setting = json.loads((wd / "results" / "stats" / "tiny.f1.setting.json").read_text())
+    assert set(setting["columns"]) == {"scar_c-c0.5", "sar-k1"}
+    assert all(c["n_blocks"] == 2 for c in setting["columns"].values())
+    tex = (wd / "results" / "tables" / "tiny.f1.setting.tex").read_text()
+    assert "\\toprule" in tex and "Iman-Davenport $p$" in tex
+    for fig in ("cd", "ranks"):
+        for grouping in ("all", "setting"):
+            assert (wd / "results" / "figures" / f"{fig}_tiny.f1.{grouping}.png").read_bytes()[:4] == b"\x89PNG"
+            assert (wd / "results" / "figures" / f"{fig}_tiny.f1.{grouping}.pdf").read_bytes()[:4] == b"%PDF"
+    assert any((wd / "logs" / "stats").rglob("*.log"))
+
+
+def test_report_contains_every_table_and_figure(ran):
+    wd, _ = ran
+    snakemake(wd, "--report", "report.html")
+    html = (wd / "report.html").read_text(errors="replace")
+    for metric in ("f1", "auc_roc"):
+        for grouping in ("all", "setting"):
+            assert f"cd_tiny.{metric}.{grouping}.png" in html
+            assert f"ranks_tiny.{metric}.{grouping}.png" in html
+            assert f"tiny.{metric}.{grouping}.html" in html
+        assert f"tiny.{metric}.per_dataset.html" in html
+    assert "tiny_snar.auc_pr.per_dataset.html" in html
+    # Captions: what it is, which config, which paper table.
+    assert "Critical-difference diagram" in html and "hand-made test table" in html
+    assert "config/config.yaml" in html
+
+
 def test_second_run_does_nothing_and_deleting_reruns_only_downstream(ran):
     wd, _ = ran
     proc = snakemake(wd, "--cores", "2", "-n")
@@ -110,7 +161,8 @@ def test_second_run_does_nothing_and_deleting_reruns_only_downstream(ran):
             jobs[parts[0]] = int(parts[1])
     assert jobs.get("fit_eval") == 1, out
     assert jobs.get("aggregate") == 1, out
-    assert jobs.get("tables") == 2, out
+    assert jobs.get("tables") == 2, out   # 2 metrics
+    assert jobs.get("stats") == 4, out    # 2 metrics x 2 groupings
     assert "labels" not in jobs and "dataset" not in jobs, out
     before = {p: p.stat().st_mtime_ns for p in (wd / "results" / "fits").rglob("*.parquet")}
     snakemake(wd, "--cores", "2")
@@ -194,4 +246,4 @@ def test_mirror_dataset_runs_offline(tmp_path):
     # flip ratio 0.5: exactly half of the training positives stay labeled
     n_pos = (agg["alpha_true"] * 700).round().astype(int)
     assert (agg["n_labeled"] == n_pos - (n_pos * 0.5 + 0.5).astype(int)).all()  # round half up
-    assert (tmp_path / "results" / "tables" / "flip.auc_pr.md").exists()
+    assert (tmp_path / "results" / "tables" / "flip.auc_pr.per_dataset.md").exists()

@@ -23,6 +23,7 @@ wildcard_constraints:
     setting=r"[A-Za-z0-9_.+-]+",
     method=r"[A-Za-z0-9_+-]+",
     metric=r"[a-z0-9_]+",
+    grouping=r"setting|all",
     name=r"[A-Za-z0-9_+-]+",
 
 
@@ -53,6 +54,32 @@ def all_outputs():
         out.extend(cell_files(exp))
         out.append(f"results/aggregate/{exp}.parquet")
         for metric in GRID.metrics(exp):
-            out.append(f"results/tables/{exp}.{metric}.md")
-            out.append(f"results/tables/{exp}.{metric}.csv")
+            for ext in ("md", "tex", "csv", "html"):
+                out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")
+            for grouping in GRID.groupings(exp):
+                stem = f"{exp}.{metric}.{grouping}"
+                out.append(f"results/stats/{stem}.json")
+                for ext in ("md", "tex", "csv", "html"):
+                    out.append(f"results/tables/{stem}.{ext}")
+                for fig in ("cd", "ranks"):
+                    for ext in ("png", "pdf"):
+                        out.append(f"results/figures/{fig}_{stem}.{ext}")
     return out
+
+
+def _exp_field(name):
+    return lambda wildcards: GRID.experiments[wildcards.experiment]["exp"][name]
+
+
+# Parameters of the tables and stats rules; the report captions read them too.
+report_params = dict(
+    options=lambda wildcards: GRID.report_options(wildcards.experiment),
+    methods=_exp_field("methods"),
+    datasets=lambda wildcards: list(GRID.experiments[wildcards.experiment]["datasets"]),
+    settings=lambda wildcards: list(GRID.experiments[wildcards.experiment]["settings"]),
+    paper=_exp_field("paper"),
+    paper_table=_exp_field("paper_table"),
+    description=lambda wildcards: " ".join(GRID.experiments[wildcards.experiment]["exp"]["description"].split()),
+    config_hash=lambda wildcards: GRID.experiment_hash(wildcards.experiment),
+    config_files=", ".join(str(f) for f in workflow.configfiles) or "(none)",
+)

@@ -1,4 +1,4 @@
-"""Rule `tables`: Markdown and CSV table of one metric for one experiment."""
+"""Rule `tables`: per-data-set tables of one metric (Markdown, LaTeX, CSV, HTML)."""
 import sys
 from pathlib import Path
 
@@ -8,13 +8,17 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.reporting import write_tables
+from pu_lib.reporting import per_dataset_tables, write_table_files
 
 log = log_to_file(snakemake.log[0])
-metric = snakemake.wildcards.metric
+opts = snakemake.params.options
+experiment, metric = snakemake.wildcards.experiment, snakemake.wildcards.metric
 df = pd.read_parquet(snakemake.input[0])
-write_tables(
-    df, [metric], {metric: snakemake.output.md}, {metric: snakemake.output.csv},
-    title_prefix=f"{snakemake.wildcards.experiment}: ",
+tables = per_dataset_tables(
+    df, metric, decimals=opts["decimals"], scale=opts["scale"], style=opts["style"],
+    methods=snakemake.params.methods, datasets=snakemake.params.datasets,
+    settings=snakemake.params.settings, title_prefix=f"{experiment}: ",
 )
-log.info("wrote %s and %s", snakemake.output.md, snakemake.output.csv)
+out = {fmt: getattr(snakemake.output, fmt) for fmt in ("md", "tex", "csv", "html")}
+write_table_files(tables, out, html_title=f"{experiment}: {metric} per data set")
+log.info("wrote %d per-data-set tables to %s", len(tables), ", ".join(out.values()))

@@ -1,0 +1,37 @@
+"""Rule `stats`: Demšar tests, the significance-marked summary table and the figures of
+one (experiment, metric, grouping)."""
+import sys
+import warnings
+from pathlib import Path
+
+# Use this checkout's pu_lib (also inside a conda env that does not install it).
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
+
+import pandas as pd
+
+from pu_lib._logging import log_to_file
+from pu_lib.reporting import write_stats_outputs
+
+log = log_to_file(snakemake.log[0])
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    summary = write_stats_outputs(
+        pd.read_parquet(snakemake.input[0]),
+        experiment=snakemake.wildcards.experiment,
+        metric=snakemake.wildcards.metric,
+        grouping=snakemake.wildcards.grouping,
+        options=snakemake.params.options,
+        methods=snakemake.params.methods,
+        datasets=snakemake.params.datasets,
+        settings=snakemake.params.settings,
+        outputs=dict(snakemake.output.items()),
+        provenance={
+            "config_hash": snakemake.params.config_hash,
+            "config_files": snakemake.params.config_files,
+            "paper": snakemake.params.paper,
+            "paper_table": snakemake.params.paper_table,
+        },
+    )
+for w in caught:
+    log.warning("%s", w.message)
+log.info("%s", summary)
