@@ -451,14 +451,14 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
         rank_fig = figures.placeholder_figure(f"{experiment} / {label}: no ranks\n{reasons}")
     elif grouping == "all":
         comp = valid["all"]
+        p = _fmt_p(comp.friedman.f_pvalue)
         cd_fig = figures.cd_diagram(comp, cliques=how, title=(
             f"{experiment}: {label}, N = {len(comp.blocks)} (data set, setting) pairs, "
-            f"Iman-Davenport p = {_fmt_p(comp.friedman.f_pvalue)}"))
+            f"Iman-Davenport p {p if p.startswith('<') else '= ' + p}"))
         rank_fig = figures.rank_plot(comp, title=f"{experiment}: {label} ranks per (data set, setting)")
     else:
-        titled = {f"{c} (N = {len(v.blocks)}, Iman-Davenport p = {_fmt_p(v.friedman.f_pvalue)})": v
-                  for c, v in valid.items()}
-        cd_fig = figures.cd_diagrams(titled, cliques=how, suptitle=f"{experiment}: {label}, data sets as blocks")
+        # Panel titles are the settings; cd_diagrams adds N, k and the Iman-Davenport p.
+        cd_fig = figures.cd_diagrams(valid, cliques=how, suptitle=f"{experiment}: {label}, data sets as blocks")
         rank_fig = figures.rank_plots(valid, suptitle=f"{experiment}: {label} ranks per data set")
     figures.save_figure(cd_fig, [outputs[k] for k in ("cd_png", "cd_pdf") if k in outputs])
     figures.save_figure(rank_fig, [outputs[k] for k in ("ranks_png", "ranks_pdf") if k in outputs])
