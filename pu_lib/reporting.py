@@ -42,6 +42,7 @@ import pandas as pd
 from pu_lib._io import write_text_atomic
 
 GROUPINGS = ("setting", "all")
+SMALL_N = 5  # below this many blocks the table notes that the p-values are rough approximations
 STYLES = ("pm", "paren")
 DASH = "–"
 
@@ -303,6 +304,42 @@ def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=
     return tables
 
 
+def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, decimals=3, scale=1.0,
+               style="pm", methods=None, datasets=None, settings=None, title_prefix="") -> PaperTable:
+    """All data sets in one table: methods x data sets (x settings when there are several),
+    mean ± sd over repetitions, best cell per column bold and underlined. The natural
+    layout when an experiment has one label setting and many data sets."""
+    gib = _direction(metric, greater_is_better)
+    _check_columns(results, metric, ["dataset", "setting", "method"])
+    df = results[["dataset", "setting", "method", metric]].copy()
+    df[metric] = pd.to_numeric(df[metric], errors="coerce").astype(float)
+    ds_order = _order(df["dataset"], datasets)
+    st_order = _order(df["setting"], settings)
+    one_setting = len(st_order) == 1
+    df["_col"] = df["dataset"].astype(str) if one_setting else df["dataset"].astype(str) + " / " + df["setting"].astype(str)
+    cols = [d if one_setting else f"{d} / {st}" for d in ds_order for st in st_order]
+    cols = [c for c in cols if c in set(df["_col"])]
+    method_order = list(methods) if methods is not None else list(dict.fromkeys(df["method"]))
+    mean, sd, count = _agg(df, "method", "_col", metric, method_order, cols)
+    where = f" ({st_order[0]})" if one_setting else ""
+    return PaperTable(metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals,
+                      scale=scale, style=style,
+                      title=f"{title_prefix}{_metric_label(metric)} per data set{where} (mean ± sd over repetitions)")
+
+
+def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", **kw) -> list:
+    """The workflow's per-data-set output: ``layout="tables"`` gives :func:`per_dataset_tables`
+    (one table per data set, settings as columns), ``"wide"`` one :func:`wide_table`, and
+    ``"auto"`` the wide table when the experiment has a single setting, else the tables."""
+    if layout not in ("auto", "tables", "wide"):
+        raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables or wide")
+    if layout == "auto":
+        layout = "wide" if results["setting"].nunique() == 1 else "tables"
+    if layout == "wide":
+        return [wide_table(results, metric, **kw)]
+    return list(per_dataset_tables(results, metric, **kw).values())
+
+
 def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting", *, greater_is_better=None,
                   alpha: float = 0.05, control: str = "best", decimals=3, scale=1.0, style="pm",
                   methods=None, datasets=None, settings=None, title_prefix=""):
@@ -329,7 +366,7 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
         parts = [(s, results[results["setting"] == s], ["dataset"]) for s in st_order]
     else:
         parts = [("all", results, ["dataset", "setting"])]
-    means, sds, counts, not_worse, pvalues, comps, notes = {}, {}, {}, {}, {}, {}, []
+    means, sds, counts, not_worse, pvalues, comps, notes, small = {}, {}, {}, {}, {}, {}, [], []
     for col, sub, blocks in parts:
         mat = score_matrix(sub, metric, blocks, methods=method_order)
         means[col] = mat.mean(axis=0)
@@ -344,6 +381,8 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
                     notes.append(f"{col}: {w.message}")
                     warnings.warn(f"{col}: {w.message}", IncompleteBlockWarning, stacklevel=2)
             comps[col] = comp
+            if len(comp.blocks) < SMALL_N:
+                small.append(f"{col}: N = {len(comp.blocks)}")
             not_worse[col] = pd.Series({m: not comp.control.rejected(m) for m in method_order})
             pvalues[col] = comp.friedman.f_pvalue
         except ValueError as exc:
@@ -351,6 +390,9 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
             not_worse[col] = pd.Series(False, index=method_order)
             pvalues[col] = None
             notes.append(f"{col}: no test ({exc}).")
+    if small:
+        notes.append(f"Few blocks ({'; '.join(small)}): the p-values rest on chi-square / F approximations "
+                     f"that are rough for fewer than {SMALL_N} data sets.")
     cols = [p[0] for p in parts]
     mean = pd.DataFrame(means).reindex(index=method_order, columns=cols)
     sd = pd.DataFrame(sds).reindex(index=method_order, columns=cols)
@@ -479,5 +521,5 @@ def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setti
                       greater_is_better=greater_is_better, row_label=row)
 
 
-__all__ = ["PaperTable", "per_dataset_tables", "summary_table", "render_tables", "write_table_files",
+__all__ = ["PaperTable", "per_dataset_tables", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
            "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS"]

@@ -74,11 +74,10 @@ def rank_matrix(scores, greater_is_better: bool = True) -> np.ndarray:
         raise ValueError(f"scores must be a 2-D array (blocks x methods), got shape {a.shape}")
     if not np.all(np.isfinite(a)):
         raise ValueError("scores contain NaN or inf; drop or fill incomplete blocks first")
-    key = -a if greater_is_better else a
-    # Average ranks of ties, vectorised over blocks: rank = (#strictly better) + (#ties + 1) / 2.
-    less = (key[:, None, :] < key[:, :, None]).sum(axis=2)
-    equal = (key[:, None, :] == key[:, :, None]).sum(axis=2)
-    return less + (equal + 1) / 2.0
+    from scipy.stats import rankdata
+
+    # Average ranks of ties within each row (block).
+    return rankdata(-a if greater_is_better else a, method="average", axis=1).astype(float)
 
 
 # --------------------------------------------------------------------------- Friedman

@@ -53,6 +53,8 @@ def test_summary_table_golden_markdown():
         "\n"
         "Higher is better. Best value per column in bold and underlined.\n"
         "Bold: not significantly worse than the best-ranked method (Holm's post hoc test on average ranks, Demšar 2006).\n"
+        "Few blocks (flip-0.25: N = 4; flip-0.5: N = 4): the p-values rest on chi-square / F approximations "
+        "that are rough for fewer than 5 data sets.\n"
     )
     assert table.to_markdown() == expected
     # The numbers behind the marks (hand-checked): chi2_F = 6.5 and 4.5, F_F = 13 and 27/7 with
@@ -122,7 +124,8 @@ def test_latex_booktabs_golden():
         "\\end{tabular}\n"
         "\\par\\smallskip{\\footnotesize Higher is better. Best value per column in bold and underlined. "
         "Bold: not significantly worse than the best-ranked method (Holm's post hoc test on average ranks, "
-        "Demšar 2006).}\n"
+        "Demšar 2006). Few blocks (flip-0.25: N = 4; flip-0.5: N = 4): the p-values rest on chi-square / F "
+        "approximations that are rough for fewer than 5 data sets.}\n"
         "\\end{table}\n"
     )
     assert table.to_latex() == expected
@@ -229,3 +232,22 @@ def test_mean_sd_table_quick_look():
     t = mean_sd_table(_results(), "f1")
     assert list(t.mean.columns)[:2] == ["d1 / flip-0.25", "d2 / flip-0.25"]
     assert t.count.loc["naive", "d1 / flip-0.25"] == 2
+
+
+def test_wide_table_and_layouts():
+    from pu_lib.reporting import dataset_tables, wide_table
+
+    df = _results()
+    one = df[df["setting"] == "flip-0.5"]
+    t = wide_table(one, "f1", datasets=["d4", "d3", "d2", "d1"])
+    assert list(t.mean.columns) == ["d4", "d3", "d2", "d1"]
+    md = t.to_markdown()
+    assert md.startswith("### F1 per data set (flip-0.5) (mean ± sd over repetitions)")
+    assert "| naive | 0.300 ± 0.014 | 0.100 ± 0.014 | 0.200 ± 0.014 | 0.300 ± 0.014 |" not in md
+    assert "| naive | 0.450 ± 0.014 | 0.100 ± 0.014 | 0.200 ± 0.014 | 0.300 ± 0.014 |" in md
+    assert "| nnpu | 0.400 ± 0.014 | 0.550 ± 0.014 | 0.650 ± 0.014 | **<ins>0.820 ± 0.014</ins>** |" in md
+    assert [len(x.mean.columns) for x in dataset_tables(one, "f1")] == [4]          # auto -> wide
+    assert len(dataset_tables(df, "f1")) == 4                                        # auto -> tables
+    assert list(dataset_tables(df, "f1", "wide")[0].mean.columns)[:2] == ["d1 / flip-0.25", "d1 / flip-0.5"]
+    with pytest.raises(ValueError, match="layout"):
+        dataset_tables(df, "f1", "long")

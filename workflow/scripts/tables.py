@@ -8,14 +8,14 @@ sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.reporting import per_dataset_tables, write_table_files
+from pu_lib.reporting import dataset_tables, write_table_files
 
 log = log_to_file(snakemake.log[0])
 opts = snakemake.params.options
 experiment, metric = snakemake.wildcards.experiment, snakemake.wildcards.metric
 df = pd.read_parquet(snakemake.input[0])
-tables = per_dataset_tables(
-    df, metric, decimals=opts["decimals"], scale=opts["scale"], style=opts["style"],
+tables = dataset_tables(
+    df, metric, opts["per_dataset_layout"], decimals=opts["decimals"], scale=opts["scale"], style=opts["style"],
     methods=snakemake.params.methods, datasets=snakemake.params.datasets,
     settings=snakemake.params.settings, title_prefix=f"{experiment}: ",
 )
