@@ -237,7 +237,7 @@ class PaperTable:
 def _tex(s: str) -> str:
     repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-    return "".join(repl.get(ch, ch) for ch in s)
+    return "".join(repl.get(ch, ch) for ch in s).replace("±", "$\\pm$")
 
 
 # ---------------------------------------------------------------------- builders
@@ -366,7 +366,7 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
         parts = [(s, results[results["setting"] == s], ["dataset"]) for s in st_order]
     else:
         parts = [("all", results, ["dataset", "setting"])]
-    means, sds, counts, not_worse, pvalues, comps, notes, small = {}, {}, {}, {}, {}, {}, [], []
+    means, sds, counts, not_worse, pvalues, comps, notes, small, agree = {}, {}, {}, {}, {}, {}, [], [], []
     for col, sub, blocks in parts:
         mat = score_matrix(sub, metric, blocks, methods=method_order)
         means[col] = mat.mean(axis=0)
@@ -383,6 +383,8 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
             comps[col] = comp
             if len(comp.blocks) < SMALL_N:
                 small.append(f"{col}: N = {len(comp.blocks)}")
+            if comp.friedman.f_stat == float("inf"):
+                agree.append(str(col))
             not_worse[col] = pd.Series({m: not comp.control.rejected(m) for m in method_order})
             pvalues[col] = comp.friedman.f_pvalue
         except ValueError as exc:
@@ -390,6 +392,9 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
             not_worse[col] = pd.Series(False, index=method_order)
             pvalues[col] = None
             notes.append(f"{col}: no test ({exc}).")
+    if agree:
+        notes.append(f"Every block ranks the methods identically in {', '.join(agree)}: F_F is infinite and "
+                     f"p = 0 is the limit of the formula, not an exact probability.")
     if small:
         notes.append(f"Few blocks ({'; '.join(small)}): the p-values rest on chi-square / F approximations "
                      f"that are rough for fewer than {SMALL_N} data sets.")
@@ -478,6 +483,7 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
         "experiment": experiment, "metric": metric, "grouping": grouping,
         "alpha": options.get("alpha", 0.05), "control": options.get("control", "best"),
         **(provenance or {}),
+        "notes": list(table.notes),
         "columns": {str(c): (v.to_dict() if not isinstance(v, str) else {"error": v}) for c, v in comps.items()},
     }
     write_text_atomic(json.dumps(doc, indent=2, allow_nan=False) + "\n", outputs["json"])

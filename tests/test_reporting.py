@@ -225,6 +225,7 @@ def test_write_stats_outputs(tmp_path):
                         options={"alpha": 0.05}, outputs=out)
     doc = json.loads(out["json"].read_text())
     assert "at least 2 complete blocks" in doc["columns"]["flip-0.25"]["error"]
+    assert any("no test" in n for n in doc["notes"])
     assert out["cd_png"].read_bytes()[:4] == b"\x89PNG"
 
 
@@ -251,3 +252,15 @@ def test_wide_table_and_layouts():
     assert list(dataset_tables(df, "f1", "wide")[0].mean.columns)[:2] == ["d1 / flip-0.25", "d1 / flip-0.5"]
     with pytest.raises(ValueError, match="layout"):
         dataset_tables(df, "f1", "long")
+
+
+def test_perfect_agreement_is_noted():
+    df = _results()
+    df = df[df["method"] != "naive"]
+    df = df[~((df["dataset"] == "d3") | ((df["dataset"] == "d1") & (df["setting"] == "flip-0.5")))]
+    table, comps = summary_table(df, "f1", "setting")
+    assert comps["flip-0.25"].friedman.f_stat == float("inf")
+    assert table.pvalues["flip-0.25"] == 0.0
+    md = table.to_markdown()
+    assert "| Iman-Davenport p | < 0.0001 | < 0.0001 |" in md
+    assert "Every block ranks the methods identically in flip-0.25, flip-0.5: F_F is infinite" in md
