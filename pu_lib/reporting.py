@@ -168,7 +168,7 @@ class PaperTable:
         for r in self.mean.index:
             cells = []
             for c in self.mean.columns:
-                t = _tex(self.cell_text(r, c)).replace("±", "$\\pm$")
+                t = _tex(self.cell_text(r, c))
                 bold, under = self.marks(r, c)
                 if under:
                     t = f"\\underline{{{t}}}"
