@@ -1,0 +1,395 @@
+"""The compiled tree builder and predictor (numba, no per-node Python).
+
+One function, :func:`build_tree`, grows a tree depth first over a column-major float32
+``X`` and the per-example weights of :mod:`pu_lib.trees._criteria`; it returns the tree
+as flat arrays (node ``i``'s children, feature, threshold, value v*, weights, sample
+count, risk and risk reduction), like scikit-learn's ``Tree``. Two splitters share it:
+
+* ``SPLIT_RANDOM`` -- Extra-Trees (Wilton et al. 2022, Algorithm 5; Geurts et al. 2006):
+  draw features uniformly without replacement, skipping those constant in the node,
+  until ``max_features`` non-constant ones have been tried (or none are left); for each,
+  draw ``n_thresholds`` cut points and keep the split with the largest risk reduction.
+* ``SPLIT_BEST`` -- exhaustive search (Algorithm 2): sort the node's values of each tried
+  feature, take the midpoints between consecutive distinct values and scan them with
+  running sums, O(n log n + m) per feature.
+
+Cut-point rules for the random splitter:
+
+* ``THRESH_UNIFORM`` (default, the paper's Algorithm 5): ``t`` uniform in ``[min, max)``
+  of the feature in the node. Since rows with ``x <= t`` go left and ``min <= t < max``,
+  neither child is empty.
+* ``THRESH_AUTHORS`` (the authors' code): ``t`` uniform between ``a + 2(b - a)/5`` and
+  ``c + 3(d - c)/5``, where ``a < b`` are the two smallest and ``c < d`` the two largest
+  distinct values in the node; also never leaves a child empty.
+
+Random numbers come from a splitmix64 generator seeded per tree, so a tree depends only
+on its seed and its data, not on thread or process scheduling.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from pu_lib.trees._criteria import is_pure, node_risk, node_value, split_gain
+
+SPLIT_RANDOM = 0
+SPLIT_BEST = 1
+THRESH_UNIFORM = 0
+THRESH_AUTHORS = 1
+
+TREE_LEAF = -1
+
+
+# --------------------------------------------------------------------------- RNG
+
+@njit(cache=True, nogil=True)
+def _next_u64(state):
+    """splitmix64 step (Steele, Lea, Flood 2014); ``state`` is a uint64[1] array."""
+    state[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = state[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, nogil=True)
+def _uniform(state):
+    """Uniform double in [0, 1) with 53 random bits."""
+    return float(_next_u64(state) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True, nogil=True)
+def _randint(state, n):
+    """Uniform integer in [0, n)."""
+    k = int(_uniform(state) * n)
+    return k if k < n else n - 1
+
+
+# --------------------------------------------------------------------------- builder
+
+@njit(cache=True, nogil=True)
+def _random_threshold(state, rule, lo, lo2, hi2, hi):
+    if rule == THRESH_AUTHORS:
+        left = lo + 2.0 * (lo2 - lo) / 5.0
+        right = hi2 + 3.0 * (hi - hi2) / 5.0
+        t = left + _uniform(state) * (right - left)
+    else:
+        t = lo + _uniform(state) * (hi - lo)
+    if t < lo or t >= hi:  # rounding at the interval's ends
+        t = lo + 0.5 * (hi - lo)
+        if t >= hi:
+            t = lo
+    return t
+
+
+@njit(cache=True, nogil=True)
+def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds, max_depth,
+               min_samples_split, min_samples_leaf, threshold_rule, seed):
+    """Grow one tree. ``Xf``: (n, d) float32, column-major; ``a``, ``u``: float64 weights;
+    ``samples_in``: row indices of the training sample (repeats allowed, e.g. bootstrap);
+    ``max_depth < 0`` means unlimited. Returns the node arrays, trimmed to the node count.
+    """
+    n_total = samples_in.shape[0]
+    d = Xf.shape[1]
+    samples = samples_in.copy()
+    cap = 2 * n_total + 1
+    left = np.full(cap, TREE_LEAF, np.int64)
+    right = np.full(cap, TREE_LEAF, np.int64)
+    feature = np.full(cap, -1, np.int64)
+    threshold = np.full(cap, np.nan, np.float64)
+    value = np.zeros(cap, np.float64)
+    wp_arr = np.zeros(cap, np.float64)
+    w_arr = np.zeros(cap, np.float64)
+    n_arr = np.zeros(cap, np.int64)
+    risk_arr = np.zeros(cap, np.float64)
+    rr_arr = np.zeros(cap, np.float64)
+    depth_arr = np.zeros(cap, np.int64)
+
+    state = np.empty(1, np.uint64)
+    state[0] = np.uint64(seed)
+    _next_u64(state)  # decorrelate small consecutive seeds
+
+    vals = np.empty(n_total, np.float32)
+    # per-sample weights kept in sample order (sequential access in the split scans)
+    sa = np.empty(n_total, np.float64)
+    su = np.empty(n_total, np.float64)
+    for i in range(n_total):
+        sa[i] = a[samples[i]]
+        su[i] = u[samples[i]]
+    # Feature bookkeeping as in scikit-learn's splitters: feats[:n_known] are the features
+    # known to be constant at the current node (found constant at an ancestor), in an
+    # order fixed by the ancestors and restored from const_feats after each node.
+    feats = np.arange(d)
+    const_feats = np.arange(d)
+
+    # stack entries: start, end, depth, parent, is_left, wp, w, n_known_constants
+    st_start = np.empty(cap, np.int64)
+    st_end = np.empty(cap, np.int64)
+    st_depth = np.empty(cap, np.int64)
+    st_parent = np.empty(cap, np.int64)
+    st_isleft = np.empty(cap, np.int64)
+    st_wp = np.empty(cap, np.float64)
+    st_w = np.empty(cap, np.float64)
+    st_known = np.empty(cap, np.int64)
+
+    wp0 = 0.0
+    w0 = 0.0
+    for i in range(n_total):
+        wp0 += sa[i]
+        w0 += su[i]
+    st_start[0] = 0
+    st_end[0] = n_total
+    st_depth[0] = 0
+    st_parent[0] = -1
+    st_isleft[0] = 0
+    st_wp[0] = wp0
+    st_w[0] = w0
+    st_known[0] = 0
+    top = 1
+    node_count = 0
+
+    while top > 0:
+        top -= 1
+        start = st_start[top]
+        end = st_end[top]
+        depth = st_depth[top]
+        parent = st_parent[top]
+        isleft = st_isleft[top]
+        wp = st_wp[top]
+        w = st_w[top]
+        n_known = st_known[top]
+        n_node = end - start
+
+        node = node_count
+        node_count += 1
+        if parent >= 0:
+            if isleft == 1:
+                left[parent] = node
+            else:
+                right[parent] = node
+        risk = node_risk(crit, wp, w)
+        value[node] = node_value(wp, w)
+        wp_arr[node] = wp
+        w_arr[node] = w
+        n_arr[node] = n_node
+        risk_arr[node] = risk
+        depth_arr[node] = depth
+
+        if (n_node < min_samples_split or n_node < 2 * min_samples_leaf
+                or (max_depth >= 0 and depth >= max_depth) or is_pure(crit, wp, w, risk)):
+            continue
+
+        # ---- split search: draw features uniformly without replacement until
+        # max_features non-constant ones have been evaluated (Algorithm 5: "F attributes
+        # uniformly at random from all non-constant attributes at the node").
+        best_gain = -np.inf
+        best_f = -1
+        best_t = 0.0
+        best_wp_l = 0.0
+        best_w_l = 0.0
+        n_visited = 0
+        n_drawn_const = 0
+        n_found = 0
+        f_i = d
+        while f_i > n_known + n_found and n_visited < max_features:
+            f_j = n_drawn_const + _randint(state, f_i - n_found - n_drawn_const)
+            if f_j < n_known:
+                tmp = feats[n_drawn_const]
+                feats[n_drawn_const] = feats[f_j]
+                feats[f_j] = tmp
+                n_drawn_const += 1
+                continue
+            f_j += n_found
+            f = feats[f_j]
+            col = Xf[:, f]
+            lo = np.inf
+            hi = -np.inf
+            for i in range(start, end):
+                x = col[samples[i]]
+                vals[i] = x
+                lo = min(lo, x)
+                hi = max(hi, x)
+            if not (hi > lo):
+                # constant here: move it to the node's constants, it does not count
+                feats[f_j] = feats[n_known + n_found]
+                feats[n_known + n_found] = f
+                n_found += 1
+                continue
+            f_i -= 1
+            feats[f_j] = feats[f_i]
+            feats[f_i] = f
+            n_visited += 1
+
+            if splitter == SPLIT_RANDOM:
+                lo2 = hi
+                hi2 = lo
+                if threshold_rule == THRESH_AUTHORS:
+                    for i in range(start, end):
+                        x = vals[i]
+                        if x > lo and x < lo2:
+                            lo2 = x
+                        if x < hi and x > hi2:
+                            hi2 = x
+                for _ in range(n_thresholds):
+                    t = _random_threshold(state, threshold_rule, float(lo), float(lo2), float(hi2), float(hi))
+                    wp_l = 0.0
+                    w_l = 0.0
+                    n_l = 0
+                    tt = np.float32(t)
+                    exact = float(tt) == t
+                    for i in range(start, end):
+                        # branch-free: the comparison outcome is unpredictable
+                        if exact:
+                            c = vals[i] <= tt
+                        else:
+                            c = float(vals[i]) <= t
+                        wp_l += sa[i] * c
+                        w_l += su[i] * c
+                        n_l += c
+                    if n_l < min_samples_leaf or n_node - n_l < min_samples_leaf:
+                        continue
+                    gain = split_gain(crit, risk, wp_l, w_l, wp - wp_l, w - w_l)
+                    if gain > best_gain:
+                        best_gain = gain
+                        best_f = f
+                        best_t = t
+                        best_wp_l = wp_l
+                        best_w_l = w_l
+            else:
+                m = n_node
+                idx = np.argsort(vals[start:end], kind="mergesort")
+                wp_l = 0.0
+                w_l = 0.0
+                for k in range(m - 1):
+                    wp_l += sa[start + idx[k]]
+                    w_l += su[start + idx[k]]
+                    x0 = vals[start + idx[k]]
+                    x1 = vals[start + idx[k + 1]]
+                    if not (x1 > x0):
+                        continue
+                    n_l = k + 1
+                    if n_l < min_samples_leaf or m - n_l < min_samples_leaf:
+                        continue
+                    gain = split_gain(crit, risk, wp_l, w_l, wp - wp_l, w - w_l)
+                    if gain > best_gain:
+                        best_gain = gain
+                        best_f = f
+                        best_t = 0.5 * (float(x0) + float(x1))
+                        best_wp_l = wp_l
+                        best_w_l = w_l
+
+        # restore the ancestors' constants order; record this node's new constants
+        for k in range(n_known):
+            feats[k] = const_feats[k]
+        for k in range(n_known, n_known + n_found):
+            const_feats[k] = feats[k]
+        child_known = n_known + n_found
+
+        if best_f < 0:
+            continue  # all features constant (or no admissible split): leaf
+
+        # ---- partition samples[start:end] (and their weights) by X[:, best_f] <= best_t
+        col = Xf[:, best_f]
+        i = start
+        j = end - 1
+        while i <= j:
+            if col[samples[i]] <= best_t:
+                i += 1
+            else:
+                tmp_s = samples[i]
+                samples[i] = samples[j]
+                samples[j] = tmp_s
+                tmp_w = sa[i]
+                sa[i] = sa[j]
+                sa[j] = tmp_w
+                tmp_w = su[i]
+                su[i] = su[j]
+                su[j] = tmp_w
+                j -= 1
+        pos = i
+        # children's weights summed directly (not parent - left), so that e.g. a child
+        # without labeled rows has Wp exactly 0 and its purity is detected exactly
+        wp_l = 0.0
+        w_l = 0.0
+        for k in range(start, pos):
+            wp_l += sa[k]
+            w_l += su[k]
+        wp_r = 0.0
+        w_r = 0.0
+        for k in range(pos, end):
+            wp_r += sa[k]
+            w_r += su[k]
+        feature[node] = best_f
+        threshold[node] = best_t
+        rr_arr[node] = split_gain(crit, risk, wp_l, w_l, wp_r, w_r)
+
+        # push right first so that the left subtree gets the next node ids
+        st_start[top] = pos
+        st_end[top] = end
+        st_depth[top] = depth + 1
+        st_parent[top] = node
+        st_isleft[top] = 0
+        st_wp[top] = wp_r
+        st_w[top] = w_r
+        st_known[top] = child_known
+        top += 1
+        st_start[top] = start
+        st_end[top] = pos
+        st_depth[top] = depth + 1
+        st_parent[top] = node
+        st_isleft[top] = 1
+        st_wp[top] = wp_l
+        st_w[top] = w_l
+        st_known[top] = child_known
+        top += 1
+
+    k = node_count
+    return (left[:k].copy(), right[:k].copy(), feature[:k].copy(), threshold[:k].copy(), value[:k].copy(),
+            wp_arr[:k].copy(), w_arr[:k].copy(), n_arr[:k].copy(), risk_arr[:k].copy(), rr_arr[:k].copy(),
+            depth_arr[:k].copy())
+
+
+# --------------------------------------------------------------------------- prediction
+
+@njit(cache=True, nogil=True)
+def apply_tree(X, left, right, feature, threshold):
+    """Leaf index of every row of ``X`` (float32, any layout)."""
+    n = X.shape[0]
+    out = np.empty(n, np.int64)
+    for i in range(n):
+        node = 0
+        while left[node] != TREE_LEAF:
+            if X[i, feature[node]] <= threshold[node]:
+                node = left[node]
+            else:
+                node = right[node]
+        out[i] = node
+    return out
+
+
+@njit(cache=True, nogil=True)
+def forest_votes(X, offsets, left, right, feature, threshold, value):
+    """For trees packed back to back (tree ``k`` = nodes ``offsets[k]:offsets[k+1]``,
+    child indices local to the tree): per row, the number of trees voting +1
+    (leaf v* > 0.5, Proposition 4) and the sum of the leaf values v* clipped to [0, 1]."""
+    n = X.shape[0]
+    n_trees = offsets.shape[0] - 1
+    votes = np.zeros(n, np.int64)
+    vsum = np.zeros(n, np.float64)
+    for k in range(n_trees):  # tree-outer: one tree's nodes stay in cache
+        base = offsets[k]
+        for i in range(n):
+            node = base
+            while left[node] != TREE_LEAF:
+                if X[i, feature[node]] <= threshold[node]:
+                    node = base + left[node]
+                else:
+                    node = base + right[node]
+            v = value[node]
+            if v > 0.5:
+                votes[i] += 1
+            if v > 1.0:
+                v = 1.0
+            vsum[i] += v
+    return votes, vsum

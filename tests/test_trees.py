@@ -1,0 +1,494 @@
+"""The tree engine and PU Extra Trees (Wilton et al., NeurIPS 2022): closed forms of
+Propositions 1-5 and Theorem 1 against numerical minimisation, purity rules, the
+paper's invariances, determinism across threads / Dask workers, and the estimator API."""
+
+import math
+import pickle
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize_scalar
+
+from pu_lib.trees import (
+    NaivePUExtraTreesClassifier,
+    PNDecisionTreeClassifier,
+    PNExtraTreesClassifier,
+    PUBaggingExtraTreesClassifier,
+    PUDecisionTreeClassifier,
+    PUExtraTreesClassifier,
+    SupervisedExtraTreesClassifier,
+    pu_weights,
+)
+from pu_lib.trees import _criteria as C
+from pu_lib.trees._tree import FIELDS
+
+LOSSES = {
+    "quadratic": lambda v, y: (1 - v * y) ** 2,
+    "logistic": lambda v, y: np.logaddexp(0.0, -v * y),
+    "savage": lambda v, y: 4.0 * np.exp(-2 * np.logaddexp(0.0, v * y)),
+    "sigmoid": lambda v, y: np.exp(-np.logaddexp(0.0, v * y)),
+}
+
+
+def partial_risk(loss, risk, v, wp, w):
+    """R(v; P', U') of Section 3.2 written with Wp = |P'| w_p and W = |U'| w_u."""
+    l = LOSSES[loss]
+    wn = w - wp
+    if risk == "upu":
+        return wp * l(v, 1) - wp * l(v, -1) + w * l(v, -1)
+    return wp * l(v, 1) + max(0.0, w * l(v, -1) - wp * l(v, -1))
+
+
+def numeric_min(loss, risk, wp, w):
+    f = lambda v: partial_risk(loss, risk, v, wp, w)
+    grid = np.concatenate([np.linspace(-30, 30, 6001)])
+    vals = np.array([f(v) for v in grid])
+    i = int(np.argmin(vals))
+    res = minimize_scalar(f, bracket=(grid[max(i - 1, 0)], grid[i], grid[min(i + 1, len(grid) - 1)])) \
+        if 0 < i < len(grid) - 1 else None
+    return min(vals.min(), res.fun if res is not None else np.inf)
+
+
+CODES = {("upu", "quadratic"): C.UPU_QUAD, ("upu", "logistic"): C.UPU_LOG, ("upu", "sigmoid"): C.UPU_SIG,
+         ("nnpu", "quadratic"): C.NNPU_QUAD, ("nnpu", "logistic"): C.NNPU_LOG, ("nnpu", "sigmoid"): C.NNPU_SIG,
+         ("upu", "savage"): C.UPU_SAV, ("nnpu", "savage"): C.NNPU_QUAD}
+
+
+# ------------------------------------------------------------------ Propositions 1-5
+
+def test_hand_computed_node():
+    # |P'| = 3 labeled with w_p = 0.1, |U'| = 5 with w_u = 0.1: Wp = 0.3, W = 0.5, Wn = 0.2, v* = 0.6
+    wp, w = 0.3, 0.5
+    assert C.node_value(wp, w) == pytest.approx(0.6)
+    assert C.node_risk(C.UPU_QUAD, wp, w) == pytest.approx(4 * 0.5 * 0.6 * 0.4)          # eq. (11): 0.48
+    assert C.node_risk(C.NNPU_QUAD, wp, w) == pytest.approx(0.48)                         # eq. (13)
+    h = -0.6 * math.log(0.6) - 0.4 * math.log(0.4)
+    assert C.node_risk(C.UPU_LOG, wp, w) == pytest.approx(0.5 * h)                        # eq. (12)
+    assert C.node_risk(C.NNPU_LOG, wp, w) == pytest.approx(0.5 * h)                       # eq. (14)
+    assert C.node_risk(C.UPU_SIG, wp, w) == pytest.approx(0.2)                            # eq. (16)
+    # v* > 1: Wp = 0.3, W = 0.2 (Wn = -0.1)
+    assert C.node_value(0.3, 0.2) == pytest.approx(1.5)
+    assert C.node_risk(C.UPU_QUAD, 0.3, 0.2) == pytest.approx(4 * 0.2 * 1.5 * -0.5)     # finite, negative
+    assert C.node_risk(C.UPU_LOG, 0.3, 0.2) == -np.inf
+    assert C.node_risk(C.NNPU_QUAD, 0.3, 0.2) == 0.0
+    assert C.node_risk(C.NNPU_LOG, 0.3, 0.2) == 0.0
+    assert C.node_risk(C.UPU_SIG, 0.3, 0.2) == pytest.approx(-0.1)
+    assert C.node_risk(C.NNPU_SIG, 0.3, 0.2) == 0.0
+    # W = 0 (no unlabeled weight, case-control node of labeled positives only): v* = +inf
+    assert C.node_value(0.3, 0.0) == np.inf
+    assert C.node_risk(C.UPU_QUAD, 0.3, 0.0) == -np.inf
+    assert C.node_risk(C.NNPU_QUAD, 0.3, 0.0) == 0.0
+    # v* in {0, 1}
+    assert C.node_risk(C.UPU_LOG, 0.0, 0.4) == 0.0 and C.node_risk(C.UPU_LOG, 0.4, 0.4) == 0.0
+
+
+@pytest.mark.parametrize("risk", ["upu", "nnpu"])
+@pytest.mark.parametrize("loss", ["quadratic", "logistic", "savage", "sigmoid"])
+def test_closed_forms_equal_numerical_minimum(risk, loss):
+    rng = np.random.default_rng(1)
+    for _ in range(12):
+        wp = rng.uniform(0.01, 0.5)
+        w = rng.uniform(0.02, 1.0)
+        formula = C.node_risk(CODES[(risk, loss)], wp, w)
+        num = numeric_min(loss, risk, wp, w)
+        if formula == -np.inf:  # unbounded below: the risk keeps falling as v grows
+            r = [partial_risk(loss, risk, v, wp, w) for v in (1e1, 1e2, 1e3)]
+            assert r[0] > r[1] > r[2] and r[2] < num
+        elif loss == "sigmoid":
+            assert num == pytest.approx(formula, abs=1e-9)  # an infimum, reached as v -> +-inf
+        else:
+            assert num == pytest.approx(formula, rel=1e-5, abs=1e-8)
+
+
+@pytest.mark.parametrize("risk", ["upu", "nnpu"])
+@pytest.mark.parametrize("loss", ["quadratic", "logistic", "savage", "sigmoid"])
+def test_proposition4_prediction_is_sign_of_v_minus_half(risk, loss):
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        wp, w = rng.uniform(0, 1), rng.uniform(0.01, 1)
+        v = C.node_value(wp, w)
+        plus, minus = partial_risk(loss, risk, 1.0, wp, w), partial_risk(loss, risk, -1.0, wp, w)
+        if abs(v - 0.5) > 1e-9:
+            assert (plus < minus) == (v > 0.5)
+
+
+def test_theorem1_gini_and_entropy_are_scaled_risk_reductions():
+    rng = np.random.default_rng(3)
+    for _ in range(100):
+        n = 20
+        y = rng.integers(0, 2, n)
+        left = rng.random(n) < 0.5
+        w = 1.0 / 40  # |D| = 40: the node is a subset of D
+        wp, W = w * y.sum(), w * n
+        wpl, wl = w * y[left].sum(), w * left.sum()
+        parent_q = C.node_risk(C.UPU_QUAD, wp, W)
+        rr_quad = parent_q - C.node_risk(C.UPU_QUAD, wpl, wl) - C.node_risk(C.UPU_QUAD, wp - wpl, W - wl)
+        gini_gain = C.split_gain(C.GINI, C.node_risk(C.GINI, wp, W), wpl, wl, wp - wpl, W - wl)
+
+        def G(yy):
+            p = yy.mean() if len(yy) else 0
+            return 1 - p ** 2 - (1 - p) ** 2
+
+        ir_gini = G(y) - left.mean() * G(y[left]) - (1 - left.mean()) * G(y[~left])
+        assert rr_quad == pytest.approx(2 * n * w * ir_gini, abs=1e-12)        # eq. (8)
+        assert rr_quad == pytest.approx(2 * gini_gain, abs=1e-12)
+
+        def H(yy):
+            p = yy.mean() if len(yy) else 0
+            return 0.0 if p in (0, 1) else -p * np.log(p) - (1 - p) * np.log(1 - p)
+
+        ir_ent = H(y) - left.mean() * H(y[left]) - (1 - left.mean()) * H(y[~left])
+        rr_log = (C.node_risk(C.UPU_LOG, wp, W) - C.node_risk(C.UPU_LOG, wpl, wl)
+                  - C.node_risk(C.UPU_LOG, wp - wpl, W - wl))
+        ent_gain = C.split_gain(C.ENTROPY, C.node_risk(C.ENTROPY, wp, W), wpl, wl, wp - wpl, W - wl)
+        assert rr_log == pytest.approx(n * w * ir_ent, abs=1e-12)             # eq. (9)
+        assert ent_gain == pytest.approx(rr_log, abs=1e-12)
+
+
+@pytest.mark.parametrize("criterion", ["gini", "entropy"])
+def test_pn_decision_tree_equals_scikit_learn(criterion):
+    from sklearn.tree import DecisionTreeClassifier
+
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(300, 5)).astype(np.float32)
+    y = (X[:, 0] + 0.5 * X[:, 1] + rng.normal(0, 0.5, 300) > 0).astype(int)
+    ours = PNDecisionTreeClassifier(criterion=criterion, max_depth=4).fit(X, y).tree_
+    sk = DecisionTreeClassifier(criterion=criterion, max_depth=4, random_state=0).fit(X, y).tree_
+    assert ours.node_count == sk.node_count
+    # same structure, features and thresholds (node order: both depth first, left first)
+    np.testing.assert_array_equal(ours.feature[ours.children_left != -1], sk.feature[sk.children_left != -1])
+    np.testing.assert_allclose(ours.threshold[ours.children_left != -1], sk.threshold[sk.children_left != -1],
+                               rtol=1e-6)
+    np.testing.assert_array_equal(ours.n_node_samples, sk.n_node_samples)
+
+
+# ------------------------------------------------------------------ trees
+
+def pu_data(n=600, d=6, n_lab=120, seed=0):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    y = (X[:, 0] - X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(int)
+    s = np.zeros(n, int)
+    s[rng.choice(np.flatnonzero(y == 1), n_lab, replace=False)] = 1
+    return X, y, s
+
+
+def trees_equal(a, b):
+    for f in FIELDS:
+        if f in ("n_node_samples",):
+            continue
+        x, z = getattr(a, f), getattr(b, f)
+        if x.dtype.kind == "f":
+            np.testing.assert_allclose(x, z, rtol=1e-12, atol=1e-15)
+        else:
+            np.testing.assert_array_equal(x, z)
+
+
+def test_importances_sum_to_root_risk_nnpu_quadratic():
+    X, y, s = pu_data()
+    pi = y.mean()
+    for est in (PUDecisionTreeClassifier(prior=pi),
+                PUExtraTreesClassifier(n_estimators=5, prior=pi, random_state=0)):
+        est.fit(X, s)
+        for t in est.estimators_:
+            leaves = t.children_left == -1
+            assert np.all(t.risk[leaves] == 0)              # pure leaves
+            assert t.risk[0] == pytest.approx(4 * pi * (1 - pi))
+            assert t.importances(6).sum() == pytest.approx(4 * pi * (1 - pi), rel=1e-9)
+        assert est.feature_importances_.sum() == pytest.approx(4 * pi * (1 - pi), rel=1e-9)
+
+
+def test_node_quantities_match_the_paper():
+    X, y, s = pu_data()
+    pi = y.mean()
+    t = PUDecisionTreeClassifier(prior=pi, max_depth=3).fit(X, s).tree_
+    n, n_p = len(s), s.sum()
+    leaf_of = t.apply(X)
+    for node in range(t.node_count):
+        # rows in the node's subtree
+        rows = np.isin(leaf_of, _subtree_leaves(t, node))
+        wp = rows[s == 1].sum() * pi / n_p if False else (rows & (s == 1)).sum() * pi / n_p
+        w = rows.sum() / n
+        assert t.weight_p[node] == pytest.approx(wp)
+        assert t.weight[node] == pytest.approx(w)
+        assert t.value[node] == pytest.approx(wp / w)
+        assert t.risk[node] == pytest.approx(C.node_risk(C.NNPU_QUAD, wp, w))
+        if t.children_left[node] != -1:
+            l, r = t.children_left[node], t.children_right[node]
+            assert t.risk_reduction[node] == pytest.approx(t.risk[node] - t.risk[l] - t.risk[r])
+
+
+def _subtree_leaves(t, node):
+    out, stack = [], [node]
+    while stack:
+        k = stack.pop()
+        if t.children_left[k] == -1:
+            out.append(k)
+        else:
+            stack += [t.children_left[k], t.children_right[k]]
+    return out
+
+
+def test_exhaustive_split_is_the_best_over_all_thresholds():
+    X, y, s = pu_data(n=120, d=3, n_lab=25)
+    pi = y.mean()
+    a, u = pu_weights(s, pi, "single_training_set")
+    t = PUDecisionTreeClassifier(prior=pi, max_depth=1).fit(X, s).tree_
+    parent = C.node_risk(C.NNPU_QUAD, a.sum(), u.sum())
+    best = -np.inf
+    for f in range(3):
+        v = np.unique(X[:, f])
+        for thr in (v[:-1] + v[1:]) / 2:
+            m = X[:, f] <= thr
+            g = C.split_gain(C.NNPU_QUAD, parent, a[m].sum(), u[m].sum(), a[~m].sum(), u[~m].sum())
+            if g > best:
+                best, bf, bt = g, f, thr
+    assert t.feature[0] == bf
+    assert t.threshold[0] == pytest.approx(bt, rel=1e-6)
+    assert t.risk_reduction[0] == pytest.approx(best)
+
+
+def test_purity_rules_upu_minus_inf_and_nnpu_zero():
+    X, y, s = pu_data()
+    pi = y.mean()
+    # case-control (P and U disjoint samples): a node holding only labeled positives has
+    # W = 0 -> v* = +inf and R* = -inf under uPU quadratic
+    Xc = np.vstack([X[s == 1], X[s == 0]])
+    sc = np.r_[np.ones(s.sum(), int), np.zeros((s == 0).sum(), int)]
+    t = PUDecisionTreeClassifier(risk="upu", prior=pi, scenario="case_control").fit(Xc, sc).tree_
+    leaves = t.children_left == -1
+    assert np.any(t.risk[leaves] == -np.inf)
+    internal = ~leaves
+    assert np.all(t.risk[internal] > -np.inf)           # -inf nodes are never split
+    t = PUDecisionTreeClassifier(risk="nnpu", prior=pi).fit(X, s).tree_
+    assert np.all(t.risk[t.children_left != -1] > 0)     # 0-risk nodes are never split
+    assert np.all(t.risk[t.children_left == -1] == 0)
+
+
+def test_termination_max_depth_min_samples_and_constant_features():
+    X, y, s = pu_data()
+    pi = y.mean()
+    t = PUDecisionTreeClassifier(prior=pi, max_depth=2).fit(X, s).tree_
+    assert t.max_depth <= 2
+    t = PUDecisionTreeClassifier(prior=pi, min_samples_leaf=20).fit(X, s).tree_
+    assert t.n_node_samples[t.children_left == -1].min() >= 20
+    t = PUDecisionTreeClassifier(prior=pi, min_samples_split=100).fit(X, s).tree_
+    assert np.all(t.n_node_samples[t.children_left != -1] >= 100)
+    Xc = np.ones((50, 3), np.float32)
+    sc = np.r_[np.ones(10, int), np.zeros(40, int)]
+    t = PUExtraTreesClassifier(n_estimators=2, prior=0.3, random_state=0).fit(Xc, sc)
+    assert all(tr.node_count == 1 for tr in t.estimators_)
+
+
+@pytest.mark.parametrize("rule", ["uniform", "authors"])
+def test_random_splits_never_leave_a_child_empty(rule):
+    rng = np.random.default_rng(5)
+    X = rng.integers(0, 3, size=(400, 4)).astype(np.float32)   # few distinct values
+    X[:, 3] = np.round(rng.normal(size=400), 1)
+    s = (rng.random(400) < 0.2).astype(int)
+    m = PUExtraTreesClassifier(n_estimators=10, prior=0.4, threshold_rule=rule, random_state=1).fit(X, s)
+    for t in m.estimators_:
+        internal = np.flatnonzero(t.children_left != -1)
+        assert np.all(t.n_node_samples[t.children_left[internal]] >= 1)
+        assert np.all(t.n_node_samples[t.children_right[internal]] >= 1)
+        assert np.all(t.n_node_samples[t.children_left[internal]] + t.n_node_samples[t.children_right[internal]]
+                      == t.n_node_samples[internal])
+
+
+def test_authors_rule_cuts_inside_the_interior_interval():
+    # one feature with distinct values 0, 1, 2, 3: cut in [0 + 2/5, 2 + 3/5] = [0.4, 2.6]
+    X = np.repeat(np.arange(4, dtype=np.float32), 10)[:, None]
+    s = np.r_[np.ones(5, int), np.zeros(35, int)]
+    m = PUExtraTreesClassifier(n_estimators=50, prior=0.3, threshold_rule="authors", max_depth=1,
+                               random_state=0).fit(X, s)
+    cuts = np.array([t.threshold[0] for t in m.estimators_])
+    assert cuts.min() >= 0.4 and cuts.max() <= 2.6
+    m = PUExtraTreesClassifier(n_estimators=50, prior=0.3, max_depth=1, random_state=0).fit(X, s)
+    cuts = np.array([t.threshold[0] for t in m.estimators_])
+    assert cuts.min() >= 0.0 and cuts.max() < 3.0 and cuts.min() < 0.4  # uniform over the range
+
+
+def test_savage_equals_quadratic_where_proposition3_applies():
+    rng = np.random.default_rng(8)
+    for _ in range(100):
+        wp, w = rng.uniform(0, 1), rng.uniform(0.01, 1)
+        assert C.node_risk(C.NNPU_QUAD, wp, w) == pytest.approx(numeric_min("savage", "nnpu", wp, w), abs=1e-6)
+        if wp <= w:  # Wn >= 0: uPU savage = uPU quadratic
+            assert C.node_risk(C.UPU_SAV, wp, w) == pytest.approx(C.node_risk(C.UPU_QUAD, wp, w), abs=1e-12)
+    # uPU with Wn < 0: the savage infimum 4 Wn, not the quadratic closed form
+    assert C.node_risk(C.UPU_SAV, 0.3, 0.2) == pytest.approx(numeric_min("savage", "upu", 0.3, 0.2), abs=1e-6)
+    assert C.node_risk(C.UPU_SAV, 0.3, 0.2) != pytest.approx(C.node_risk(C.UPU_QUAD, 0.3, 0.2))
+
+
+def test_savage_gives_identical_trees_to_quadratic():
+    X, y, s = pu_data()
+    for risk in ("nnpu",):
+        q = PUExtraTreesClassifier(n_estimators=5, risk=risk, loss="quadratic", prior=y.mean(), random_state=3).fit(X, s)
+        v = PUExtraTreesClassifier(n_estimators=5, risk=risk, loss="savage", prior=y.mean(), random_state=3).fit(X, s)
+        for a, b in zip(q.estimators_, v.estimators_):
+            trees_equal(a, b)
+
+
+def test_paper_protocol_same_forest_single_training_set_or_case_control():
+    X, y, s = pu_data()
+    pi = y.mean()
+    a = PUExtraTreesClassifier(n_estimators=8, prior=pi, random_state=7).fit(X, s)
+    Xc = np.vstack([X[s == 1], X])
+    sc = np.r_[np.ones(s.sum(), int), np.zeros(len(s), int)]
+    b = PUExtraTreesClassifier(n_estimators=8, prior=pi, scenario="case_control", random_state=7).fit(Xc, sc)
+    for ta, tb in zip(a.estimators_, b.estimators_):
+        trees_equal(ta, tb)   # sample counts differ (labeled rows counted twice), weights do not
+    np.testing.assert_array_equal(a.predict(X), b.predict(X))
+
+
+def test_uPU_overfits_more_than_nnPU_and_logistic_less_than_quadratic():
+    X, y, s = pu_data(n=1500, d=8, n_lab=200, seed=2)
+    depth = {}
+    for risk in ("upu", "nnpu"):
+        for loss in ("quadratic", "logistic"):
+            m = PUExtraTreesClassifier(n_estimators=5, risk=risk, loss=loss, prior=y.mean(), random_state=0).fit(X, s)
+            depth[(risk, loss)] = np.mean([t.node_count for t in m.estimators_])
+    assert depth[("upu", "logistic")] < depth[("upu", "quadratic")]
+
+
+def test_forest_accuracy_on_digits_parity():
+    from sklearn.datasets import load_digits
+
+    d = load_digits()
+    X, y = d.data.astype(np.float32), (d.target % 2 == 0).astype(int)
+    rng = np.random.default_rng(0)
+    tr = rng.random(len(y)) < 0.75
+    s = np.zeros(tr.sum(), int)
+    s[rng.choice(np.flatnonzero(y[tr] == 1), 300, replace=False)] = 1
+    m = PUExtraTreesClassifier(prior=y[tr].mean(), random_state=0, n_jobs=2).fit(X[tr], s)
+    acc = (m.predict(X[~tr]) == y[~tr]).mean()
+    assert acc > 0.9
+    naive = NaivePUExtraTreesClassifier(random_state=0).fit(X[tr], s)
+    assert acc > (naive.predict(X[~tr]) == y[~tr]).mean()
+
+
+# ------------------------------------------------------------------ determinism
+
+def test_same_forest_for_any_number_of_threads():
+    X, y, s = pu_data()
+    m1 = PUExtraTreesClassifier(n_estimators=12, prior=y.mean(), random_state=11, n_jobs=1).fit(X, s)
+    m2 = PUExtraTreesClassifier(n_estimators=12, prior=y.mean(), random_state=11, n_jobs=2).fit(X, s)
+    m4 = PUExtraTreesClassifier(n_estimators=12, prior=y.mean(), random_state=11, n_jobs=4).fit(X, s)
+    for a, b, c in zip(m1.estimators_, m2.estimators_, m4.estimators_):
+        trees_equal(a, b)
+        trees_equal(a, c)
+    np.testing.assert_array_equal(m1.predict_proba(X), m4.predict_proba(X))
+
+
+def test_same_forest_for_1_2_4_dask_workers():
+    distributed = pytest.importorskip("distributed")
+    X, y, s = pu_data()
+    ref = PUExtraTreesClassifier(n_estimators=10, prior=y.mean(), random_state=5, use_dask=False).fit(X, s)
+    for n_workers in (1, 2, 4):
+        with distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster):
+            m = PUExtraTreesClassifier(n_estimators=10, prior=y.mean(), random_state=5, use_dask=True).fit(X, s)
+        for a, b in zip(ref.estimators_, m.estimators_):
+            trees_equal(a, b)
+
+
+def test_dask_with_worker_processes():
+    distributed = pytest.importorskip("distributed")
+    X, y, s = pu_data()
+    ref = PNExtraTreesClassifier(n_estimators=6, random_state=2, use_dask=False).fit(X, y)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        m = PNExtraTreesClassifier(n_estimators=6, random_state=2).fit(X, y)  # use_dask="auto"
+    for a, b in zip(ref.estimators_, m.estimators_):
+        trees_equal(a, b)
+
+
+def test_use_dask_true_without_client_is_an_error():
+    X, y, s = pu_data()
+    with pytest.raises(ValueError, match="no Dask client"):
+        PUExtraTreesClassifier(n_estimators=2, prior=0.5, use_dask=True).fit(X, s)
+
+
+# ------------------------------------------------------------------ API
+
+def test_api_predict_proba_decision_function_and_pickle():
+    X, y, s = pu_data()
+    m = PUExtraTreesClassifier(n_estimators=9, prior=y.mean(), random_state=0).fit(X, s)
+    p = m.predict_proba(X)
+    assert p.shape == (len(X), 2) and np.all((p >= 0) & (p <= 1)) and np.allclose(p.sum(1), 1)
+    dec = m.decision_function(X)
+    np.testing.assert_array_equal(m.predict(X), (dec > 0).astype(int))
+    # majority vote of the trees' +-1 predictions (Proposition 4 leaves)
+    votes = np.array([(t.leaf_values(X) > 0.5) for t in m.estimators_]).sum(0)
+    np.testing.assert_array_equal(m.predict(X), (votes > 9 / 2).astype(int))
+    np.testing.assert_allclose(p[:, 1], np.mean([np.clip(t.leaf_values(X), 0, 1) for t in m.estimators_], 0))
+    m2 = pickle.loads(pickle.dumps(m))
+    np.testing.assert_array_equal(m2.predict_proba(X), p)
+    assert m.prior_ == pytest.approx(y.mean()) and m.n_features_in_ == 6
+    assert list(m.classes_) == [0, 1]
+    from sklearn.base import clone
+
+    assert clone(m).get_params() == m.get_params()
+    assert m.feature_importances_normalized_.shape == (6,)
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"prior": 1.2}, "prior"), ({"prior": 0.0}, "prior"), ({"prior": None}, "prior is required"),
+    ({"prior": 0.5, "n_thresholds": 0}, "n_thresholds"), ({"prior": 0.5, "risk": "pn"}, "risk"),
+    ({"prior": 0.5, "loss": "hinge"}, "loss"), ({"prior": 0.5, "max_features": 0}, "max_features"),
+    ({"prior": 0.5, "scenario": "sar"}, "scenario"), ({"prior": 0.5, "threshold_rule": "mid"}, "threshold_rule"),
+    ({"prior": 0.5, "n_estimators": 0}, "n_estimators"), ({"prior": 0.5, "max_depth": 0}, "max_depth"),
+])
+def test_parameter_validation(kwargs, match):
+    X, y, s = pu_data(n=50, n_lab=10)
+    with pytest.raises(ValueError, match=match):
+        PUExtraTreesClassifier(**kwargs).fit(X, s)
+
+
+def test_input_validation():
+    X, y, s = pu_data(n=50, n_lab=10)
+    with pytest.raises(ValueError, match="no labeled positives"):
+        PUExtraTreesClassifier(prior=0.5).fit(X, np.zeros(50, int))
+    Xn = X.copy()
+    Xn[3, 1] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        PUExtraTreesClassifier(prior=0.5).fit(Xn, s)
+    Xi = X.copy()
+    Xi[0, 0] = np.inf
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        PUDecisionTreeClassifier(prior=0.5).fit(Xi, s)
+    with pytest.raises(ValueError, match="entries but X has"):
+        PUExtraTreesClassifier(prior=0.5).fit(X, s[:-1])
+    m = PUExtraTreesClassifier(n_estimators=2, prior=0.5).fit(X, s)
+    with pytest.raises(ValueError, match="features"):
+        m.predict(X[:, :3])
+
+
+def test_prior_estimator_object():
+    from pu_lib.baselines import ElkanNotoClassifier
+
+    X, y, s = pu_data(n=400)
+    m = PUExtraTreesClassifier(n_estimators=3, prior=ElkanNotoClassifier(random_state=0), random_state=0).fit(X, s)
+    assert 0 < m.prior_ < 1
+
+
+def test_baselines():
+    X, y, s = pu_data(n=800)
+    sup = SupervisedExtraTreesClassifier(n_estimators=20, random_state=0)
+    assert sup._pu_requires_true_labels
+    sup.fit(X, y)
+    assert (sup.predict(X) == y).mean() == 1.0
+    naive = NaivePUExtraTreesClassifier(n_estimators=20, random_state=0).fit(X, s)
+    ref = PNExtraTreesClassifier(n_estimators=20, random_state=0).fit(X, s)
+    np.testing.assert_array_equal(naive.predict_proba(X), ref.predict_proba(X))
+    bag = PUBaggingExtraTreesClassifier(n_estimators=4, base_n_estimators=10, random_state=0).fit(X, s)
+    assert len(bag.estimators_) == 4 and bag.oob_decision_.shape == ((s == 0).sum(),)
+    p = bag.predict_proba(X)[:, 1]
+    assert np.all((p >= 0) & (p <= 1))
+    # PU bagging ranks positives above negatives among the unlabeled rows
+    from sklearn.metrics import roc_auc_score
+
+    ok = ~np.isnan(bag.oob_decision_)
+    assert roc_auc_score(y[s == 0][ok], bag.oob_decision_[ok]) > 0.8
+    b2 = PUBaggingExtraTreesClassifier(n_estimators=4, base_n_estimators=10, random_state=0).fit(X, s)
+    np.testing.assert_array_equal(b2.predict_proba(X), bag.predict_proba(X))
