@@ -19,6 +19,13 @@ import inspect
 METHODS: dict[str, tuple[str, bool]] = {
     "naive": ("pu_lib.baselines:NaivePUClassifier", True),
     "elkan_noto": ("pu_lib.baselines:ElkanNotoClassifier", True),
+    # PU Extra Trees paper (Wilton et al. 2022) and its tree baselines, on pu_lib.trees
+    "pu_extra_trees": ("pu_lib.trees:PUExtraTreesClassifier", False),
+    "pu_decision_tree": ("pu_lib.trees:PUDecisionTreeClassifier", False),
+    "pn_extra_trees": ("pu_lib.trees:PNExtraTreesClassifier", False),
+    "supervised_et": ("pu_lib.trees:SupervisedExtraTreesClassifier", False),
+    "naive_pu_et": ("pu_lib.trees:NaivePUExtraTreesClassifier", False),
+    "pu_bagging_et": ("pu_lib.trees:PUBaggingExtraTreesClassifier", False),
 }
 
 

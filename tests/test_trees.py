@@ -492,3 +492,25 @@ def test_baselines():
     assert roc_auc_score(y[s == 0][ok], bag.oob_decision_[ok]) > 0.8
     b2 = PUBaggingExtraTreesClassifier(n_estimators=4, base_n_estimators=10, random_state=0).fit(X, s)
     np.testing.assert_array_equal(b2.predict_proba(X), bag.predict_proba(X))
+
+
+def test_importance_maps_on_digits(tmp_path):
+    from sklearn.datasets import load_digits
+
+    from pu_lib.figures import save_figure
+    from pu_lib.trees.importance_maps import digit_importances, importance_figure
+
+    d = load_digits()
+    imp = digit_importances(d.data, d.target, positive_digits=[0, 1], n_labeled=100, n_estimators=20,
+                            random_state=0, n_jobs=2)
+    assert sorted(imp) == [0, 1]
+    for k in (0, 1):
+        for key in ("pu_raw", "pu_normalized", "pn_raw", "pn_normalized"):
+            assert imp[k][key].shape == (64,) and np.all(imp[k][key] >= 0)
+        # the PU model's importances resemble the PN model's (Section 5.2)
+        assert np.corrcoef(imp[k]["pu_raw"], imp[k]["pn_raw"])[0, 1] > 0.5
+    again = digit_importances(d.data, d.target, positive_digits=[0], n_labeled=100, n_estimators=20, random_state=0)
+    np.testing.assert_array_equal(again[0]["pu_raw"], imp[0]["pu_raw"])
+    fig = importance_figure(imp, "normalized", shape=(8, 8))
+    save_figure(fig, [tmp_path / "m.png"])
+    assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
