@@ -96,6 +96,10 @@ def _semantic_checks(config: dict) -> None:
             check_method_spec(mspec)
         except ValueError as exc:
             raise ConfigError(f"methods.{mname}: {exc}") from None
+        if "prior" in (mspec.get("params") or {}):
+            why = _prior_param_problem(mspec["params"]["prior"])
+            if why:
+                raise ConfigError(f"methods.{mname}.params.prior: {why}")
     for ename, exp in config["experiments"].items():
         base = f"experiments.{ename}"
         ids = set()
@@ -155,10 +159,32 @@ def _semantic_checks(config: dict) -> None:
                 if why:
                     raise ConfigError(f"{base}.report.groupings: {g!r} is impossible here: {why}")
         split = exp["split"]
-        if split["evaluate_on"] == "test" and split["test_size"] == 0:
-            raise ConfigError(f"{base}.split.test_size: is 0 but evaluate_on is 'test'; use evaluate_on: unlabeled")
-        if split["test_size"] + split["val_size"] >= 1:
-            raise ConfigError(f"{base}.split.val_size: test_size + val_size must be < 1")
+        if split.get("predefined") is True:
+            for i, d in enumerate(exp["datasets"]):
+                entry = normalise_dataset_entry(d)
+                if "split" not in (get_spec(entry["name"]).get("meta_columns") or []):
+                    with_split = sorted(n for n in known if "split" in (get_spec(n).get("meta_columns") or []))
+                    raise ConfigError(
+                        f"{base}.split.predefined: dataset {entry['name']!r} (datasets[{i}]) has no predefined "
+                        f"train/test split (no 'split' meta column); datasets with one: {', '.join(with_split)}"
+                    )
+        else:
+            if split["evaluate_on"] == "test" and split["test_size"] == 0:
+                raise ConfigError(f"{base}.split.test_size: is 0 but evaluate_on is 'test'; use evaluate_on: unlabeled")
+            if split["test_size"] + split["val_size"] >= 1:
+                raise ConfigError(f"{base}.split.val_size: test_size + val_size must be < 1")
+
+
+def _prior_param_problem(value) -> str:
+    """Why a method's ``params.prior`` is invalid ("" if fine): ``true`` / ``"true"`` (the
+    true class prior, substituted per repetition), null, or a number in (0, 1)."""
+    if value is None or value is True or (isinstance(value, str) and value.strip().lower() == "true"):
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return f"must be true (the true class prior), null or a number in (0, 1), got {value!r}"
+    if not 0 < float(value) < 1:
+        return f"must lie in (0, 1), got {value!r}"
+    return ""
 
 
 def grouping_infeasible(grouping: str, n_datasets: int, n_settings: int, n_methods: int) -> str:
@@ -225,16 +251,70 @@ class Cell:
 _NOT_HASHED = ("report", "description", "paper", "paper_table")
 
 
-class Grid:
-    """The experiment grid derived from a validated config."""
+def _split_spec(split: dict) -> dict:
+    """The split block as hashed and passed to the rules: ``predefined: false`` (the
+    default, added after the other keys) is left out so that configs that do not use it
+    keep their config hashes and Snakemake params."""
+    return {k: v for k, v in split.items() if not (k == "predefined" and v is False)}
 
-    def __init__(self, config: dict):
+
+def _is_optional(raw_entry) -> bool:
+    return isinstance(raw_entry, dict) and raw_entry.get("optional") is True
+
+
+class Grid:
+    """The experiment grid derived from a validated config.
+
+    Offline (``download: false``), a dataset entry with ``optional: true`` that is
+    neither built in, nor in ``data_mirror``, nor already prepared (``results/data/
+    <name>.parquet`` under ``workdir`` or ``cache_dir/canonical/<name>.parquet``) is
+    dropped from its experiment; an experiment left without datasets is dropped too.
+    :attr:`skipped` lists them and :meth:`skip_messages` gives one warning line each.
+    """
+
+    def __init__(self, config: dict, workdir=None):
+        from pu_lib.datasets import offline_unavailable_reason
+
         self.config = config
         self.experiments = {}
+        self.skipped: list[dict] = []
+        root = Path(workdir) if workdir is not None else Path.cwd()
+        offline = not config.get("download", False)
         for ename, exp in config["experiments"].items():
-            datasets = {d["id"]: d for d in map(normalise_dataset_entry, exp["datasets"])}
+            datasets = {}
+            for raw in exp["datasets"]:
+                d = normalise_dataset_entry(raw)
+                if offline and _is_optional(raw):
+                    cache_dir = config.get("cache_dir")
+                    reason = offline_unavailable_reason(
+                        d["name"],
+                        data_mirror=_under(root, config.get("data_mirror")),
+                        cache_dir=_under(root, cache_dir) if cache_dir else None,
+                        prepared=(root / "results" / "data" / f"{d['name']}.parquet",),
+                    )
+                    if reason:
+                        self.skipped.append({"experiment": ename, "dataset": d["id"], "name": d["name"],
+                                             "reason": reason})
+                        continue
+                datasets[d["id"]] = d
+            if not datasets:
+                self.skipped.append({"experiment": ename, "dataset": None, "name": None,
+                                     "reason": "none of its datasets is available offline"})
+                continue
             settings = {setting_id(s): s for s in exp["settings"]}
             self.experiments[ename] = {"exp": exp, "datasets": datasets, "settings": settings}
+
+    def skip_messages(self) -> list[str]:
+        """One warning line per skipped dataset (by name) and per dropped experiment."""
+        out = []
+        for sk in self.skipped:
+            if sk["name"] is None:
+                msg = f"skipped offline: experiment {sk['experiment']} ({sk['reason']})"
+            else:
+                msg = f"skipped offline: {sk['name']} ({sk['reason']}; set download: true)"
+            if msg not in out:
+                out.append(msg)
+        return out
 
     def cells(self, experiment: str | None = None):
         for ename, e in self.experiments.items():
@@ -271,7 +351,7 @@ class Grid:
             "dataset": e["datasets"][dataset_id],
             "setting": e["settings"][setting],
             "setting_id": setting,
-            "split": e["exp"]["split"],
+            "split": _split_spec(e["exp"]["split"]),
             "repetitions": e["exp"]["repetitions"],
         }
 
@@ -287,6 +367,7 @@ class Grid:
         block, and the specs of the methods it uses)."""
         # The report block and captions do not change results, so they are not hashed.
         exp = {k: v for k, v in self.experiments[experiment]["exp"].items() if k not in _NOT_HASHED}
+        exp["split"] = _split_spec(exp["split"])
         methods = {m: self.config["methods"][m] for m in exp["methods"]}
         return stable_hash({"seed": self.config["seed"], "experiment": exp, "methods": methods})
 
@@ -304,6 +385,14 @@ class Grid:
 
     def metrics(self, experiment: str) -> list[str]:
         return list(self.experiments[experiment]["exp"]["metrics"])
+
+
+def _under(root: Path, path):
+    """``path`` resolved against ``root`` when relative (None stays None)."""
+    if path is None:
+        return None
+    p = Path(path).expanduser()
+    return p if p.is_absolute() else root / p
 
 
 def load_config(path, schema) -> dict:

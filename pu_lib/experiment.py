@@ -47,14 +47,9 @@ def _load_file_dataset(path: str, mtime_ns: int):
     return load_canonical(path)
 
 
-def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
-    """Return ``(X, y, groups)`` for a dataset entry and repetition.
-
-    ``y`` is the binary target under the entry's positive definition; rows that the
-    definition excludes (``y == -1``, e.g. classes a paper drops) are removed here, so
-    label-set row indices always refer to the filtered table (documented in the label
-    file by ``row``).
-    """
+def _load_cell(entry: dict, dataset_path: str | None, rep: int):
+    """``(Dataset, y, keep)``: the loaded dataset, its binary target and the mask of the
+    rows the positive definition keeps."""
     from pu_lib.datasets import load_dataset
 
     if _is_synthetic(entry["name"]):
@@ -63,8 +58,19 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
         p = Path(dataset_path)
         ds = _load_file_dataset(str(p), p.stat().st_mtime_ns)
     y = np.asarray(ds.binary_target(entry["positive"]))
+    return ds, y, y >= 0
+
+
+def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
+    """Return ``(X, y, groups)`` for a dataset entry and repetition.
+
+    ``y`` is the binary target under the entry's positive definition; rows that the
+    definition excludes (``y == -1``, e.g. classes a paper drops) are removed here, so
+    label-set row indices always refer to the filtered table (documented in the label
+    file by ``row``).
+    """
+    ds, y, keep = _load_cell(entry, dataset_path, rep)
     groups = ds.groups
-    keep = y >= 0
     X = ds.X
     if not keep.all():
         X = X[keep]
@@ -73,9 +79,30 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
     return X, y.astype(np.int8), groups
 
 
+def load_cell_split(entry: dict, dataset_path: str | None, rep: int) -> np.ndarray:
+    """The dataset's own train/test split (its ``split`` meta column) for the rows that
+    :func:`load_cell_dataset` returns, as a str array. Raises ``ValueError`` naming the
+    dataset if it has no ``split`` column."""
+    ds, _, keep = _load_cell(entry, dataset_path, rep)
+    if ds.meta is None or "split" not in ds.meta.columns:
+        have = [] if ds.meta is None else list(ds.meta.columns)
+        raise ValueError(
+            f"split.predefined: dataset {entry['name']!r} has no 'split' meta column (meta columns: {have}); "
+            "use a random holdout (split.test_size) instead"
+        )
+    split = ds.meta["split"].astype(str).to_numpy()
+    return split[keep] if not keep.all() else split
+
+
 # --------------------------------------------------------------------------- labels
 def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
-    """All repetitions' label sets for one (dataset, setting) as one small frame."""
+    """All repetitions' label sets for one (dataset, setting) as one small frame.
+
+    With ``split.predefined`` (true, or "auto" for a dataset that has one) the dataset's
+    ``split`` meta column decides train / test
+    (:func:`load_cell_split`); ``split.val_size`` still carves a stratified, seeded
+    validation part out of the training rows.
+    """
     from pu_lib.labeling import make_label_set
 
     entry, setting, split = spec["dataset"], spec["setting"], spec["split"]
@@ -83,12 +110,19 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
     frames = []
     for rep in range(spec["repetitions"]):
         X, y, groups = load_cell_dataset(entry, dataset_path, rep)
+        mode = split.get("predefined", False)
+        if mode == "auto":
+            from pu_lib.datasets import get_spec
+
+            mode = "split" in (get_spec(entry["name"]).get("meta_columns") or [])
+        predefined = load_cell_split(entry, dataset_path, rep) if mode is True else None
         seed = derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep)
         df = make_label_set(
             X, y,
             mechanism=setting["mechanism"], params=params,
             test_size=split["test_size"], val_size=split["val_size"],
             max_samples=split["max_samples"], groups=groups, random_state=seed,
+            predefined_split=predefined,
         )
         df.insert(0, "rep", np.int32(rep))
         frames.append(df)
@@ -105,6 +139,74 @@ def write_label_sets(spec: dict, dataset_path: str | None, out: str) -> pd.DataF
 
 
 # --------------------------------------------------------------------------- fit/eval
+def _is_true_flag(v) -> bool:
+    return v is True or (isinstance(v, str) and v.strip().lower() == "true")
+
+
+def resolve_method_spec(spec: dict, y_train) -> tuple[dict, float | None]:
+    """A copy of a method spec with ``params.prior: true`` replaced by the true class prior.
+
+    ``prior: true`` (YAML boolean or the string ``"true"``) asks for the true positive
+    fraction of the training rows, ``float(y_train.mean())``: in the PU Extra Trees
+    protocol (case-control, U = the whole training set) that is the prior pi of U.
+    Returns ``(spec, prior_given)`` where ``prior_given`` is the prior passed to the
+    method (substituted or a number given in the config), or None. ``spec`` itself is
+    never modified (it is a Snakemake param shared by all repetitions).
+    """
+    params = dict(spec.get("params") or {})
+    prior = params.get("prior")
+    if _is_true_flag(prior):
+        y_train = np.asarray(y_train)
+        if y_train.size == 0:
+            raise ValueError("prior: true needs training rows")
+        prior = float(y_train.mean())
+        params["prior"] = prior
+        spec = {**spec, "params": params}
+        return spec, prior
+    if isinstance(prior, (int, float, np.integer, np.floating)) and not isinstance(prior, bool):
+        return spec, float(prior)
+    return spec, None
+
+
+def fit_target(est, s_tr, y_tr):
+    """What the estimator is trained on: the PU labels ``s_tr``, or the true classes
+    ``y_tr`` for oracle baselines whose class sets ``_pu_requires_true_labels = True``
+    (e.g. the PU Extra Trees paper's SupervisedET, trained on the fully labeled data)."""
+    return y_tr if getattr(est, "_pu_requires_true_labels", False) is True else s_tr
+
+
+#: Label-set scenario (pu_lib.labeling) -> scenario of :func:`pu_lib.metrics.pu_risk_01`
+#: for the training rows as the estimator sees them (X_tr, s_tr): the whole training part
+#: is a sample of p(x), so U = all training rows and P = the rows with s = 1 (P is a subset
+#: of U). That holds for case_control (PU ET: P drawn from the training positives, U =
+#: the whole training set) and for single-training-set mechanisms (SCAR/SAR/SNAR: one
+#: sample, some positives labeled); the prior is that of all training rows either way.
+PU_RISK_SCENARIO = {
+    "case-control": "single_training_set",
+    "single-training-set": "single_training_set",
+}
+
+
+def pu_risk_scenario(est, label_scenario: str) -> str:
+    """Scenario of the training PU risk: the estimator's ``scenario`` attribute when it is
+    ``"single_training_set"`` or ``"case_control"`` (the PU trees of :mod:`pu_lib.trees`
+    take one; it says how they read ``s``), else :data:`PU_RISK_SCENARIO` of the label
+    set's scenario."""
+    own = getattr(est, "scenario", None)
+    if isinstance(own, str) and own in ("single_training_set", "case_control"):
+        return own
+    if label_scenario not in PU_RISK_SCENARIO:
+        raise ValueError(f"unknown label-set scenario {label_scenario!r}")
+    return PU_RISK_SCENARIO[label_scenario]
+
+
+def pu_risk_estimator(est) -> str:
+    """Risk estimator of the training PU risk: the estimator's ``risk`` attribute when it
+    is ``"upu"`` or ``"nnpu"``, else ``"nnpu"``."""
+    risk = getattr(est, "risk", None)
+    return risk if isinstance(risk, str) and risk in ("upu", "nnpu") else "nnpu"
+
+
 def run_repetition(task: dict) -> dict:
     """Fit one method on one repetition's training data and score it (a Dask task)."""
     from pu_lib import metrics
@@ -123,9 +225,11 @@ def run_repetition(task: dict) -> dict:
             )
         tr = split == "train"
         X_tr, s_tr, y_tr = X[rows[tr]], s[tr], y[tr]
-        est = make_method(task["method_spec"], random_state=task["seed"], n_jobs=1)
+        method_spec, prior_given = resolve_method_spec(task["method_spec"], y_tr)
+        est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
+        target = fit_target(est, s_tr, y_tr)
         t0 = time.perf_counter()
-        est.fit(X_tr, s_tr)
+        est.fit(X_tr, target)
         fit_seconds = time.perf_counter() - t0
 
         if task["evaluate_on"] == "test":
@@ -145,18 +249,34 @@ def run_repetition(task: dict) -> dict:
             y_val = y[va]
             proba_val = est.predict_proba(X[rows[va]])[:, 1]
             score_val = _score(est, X[rows[va]], proba_val)
+        # In-sample predictions: the training PU risk (always computed) and Lee & Liu's
+        # criterion when there is no validation part.
+        pred_tr = est.predict(X_tr)
         # Lee & Liu needs PU labels: on the validation part if there is one, else in-sample.
         if va.any():
             lee_liu = metrics.lee_liu(s[va], est.predict(X[rows[va]]))
         else:
-            lee_liu = metrics.lee_liu(s_tr, est.predict(X_tr))
+            lee_liu = metrics.lee_liu(s_tr, pred_tr)
 
         alpha_true = float(y_tr.mean())
         alpha_hat = getattr(est, "prior_", None)
+        # Training PU risk (zero-one loss, PU ET Appendix K): the prior the method used.
+        if alpha_hat is not None and np.isfinite(float(alpha_hat)):
+            risk_prior = float(alpha_hat)
+        elif prior_given is not None:
+            risk_prior = prior_given
+        else:
+            risk_prior = alpha_true
+        risk_scenario = pu_risk_scenario(est, str(lab["scenario"][0]))
+        risk_kind = pu_risk_estimator(est)
         res = metrics.evaluate(
             y_ev, proba, pred, y_val=y_val, proba_val=proba_val, score_test=score, score_val=score_val,
             alpha_true=alpha_true if alpha_hat is not None else None,
             alpha_hat=float(alpha_hat) if alpha_hat is not None else None,
+            s_train=s_tr, y_pred_train=pred_tr,
+            # a prior estimate outside [0, 1] gives NaN instead of failing the repetition
+            prior_train=risk_prior if 0.0 <= risk_prior <= 1.0 else None,
+            pu_risk=risk_kind, pu_scenario=risk_scenario,
         )
         res["lee_liu"] = float(lee_liu)
         n_pos = int(y_tr.sum())
@@ -184,6 +304,11 @@ def run_repetition(task: dict) -> dict:
             "n_eval": int(len(y_ev)),
             "alpha_true": alpha_true,
             "alpha_hat": float(alpha_hat) if alpha_hat is not None else float("nan"),
+            "prior_given": prior_given if prior_given is not None else float("nan"),
+            "pu_risk_estimator": risk_kind,
+            "pu_risk_prior": risk_prior,
+            "pu_risk_scenario": risk_scenario,
+            "fit_on": "y" if target is y_tr else "s",
             "c_true": float(s_tr.sum() / n_pos) if n_pos else float("nan"),
             "c_hat": float(getattr(est, "c_", float("nan"))),
             "fit_seconds": fit_seconds,

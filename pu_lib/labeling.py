@@ -846,6 +846,7 @@ def make_label_set(
     max_samples=None,
     groups=None,
     random_state=None,
+    predefined_split=None,
 ) -> pd.DataFrame:
     """Build the per-repetition label set (indices and labels only, never ``X``).
 
@@ -856,6 +857,9 @@ def make_label_set(
        ``max_samples`` rows without replacement, stratified by ``y`` (PU Hellinger-trees
        protocol, ``pu_hellinger_trees.md`` 4.1);
     2. ``"holdout"``: exact stratified holdout into train / test (``test_size`` may be 0);
+       or, with ``predefined_split`` (one ``"train"`` / ``"test"`` entry per row, e.g. the
+       ``split`` meta column of MNIST or 20 Newsgroups bydate), the dataset's own split:
+       ``test_size`` is then ignored and no random holdout is drawn;
     3. ``"val"``: if ``val_size > 0``, a stratified validation part of ``val_size`` of the
        train rows (for threshold tuning), removed from train;
     4. ``"setup"``, ``"train"``, ``"val_labels"``: labeling.
@@ -898,6 +902,16 @@ def make_label_set(
         raise ValueError("snar_subclass: groups (subclass id per row) is required")
     test_size = _check_fraction(test_size, "test_size", 0.0, 1.0, False, True)
     val_size = _check_fraction(val_size, "val_size", 0.0, 1.0, False, True)
+    if predefined_split is not None:
+        predefined_split = np.asarray(predefined_split)
+        if predefined_split.ndim != 1 or predefined_split.shape[0] != n:
+            raise ValueError(
+                f"predefined_split must be 1-D with one entry per row ({n}), got shape {predefined_split.shape}"
+            )
+        predefined_split = predefined_split.astype(str)
+        bad = sorted(set(np.unique(predefined_split).tolist()) - {"train", "test"})
+        if bad:
+            raise ValueError(f"predefined_split may only hold 'train' and 'test', found {bad}")
 
     base = seed_to_int(random_state, fresh_if_none=True)
 
@@ -912,7 +926,12 @@ def make_label_set(
         Xs = X if sub.shape[0] == n else X[sub]
     gs = groups[sub] if groups is not None else None
     # (2) holdout, (3) validation split -- positions into the subsample
-    tr, te = stratified_holdout(ys, test_size, seed("holdout"))
+    if predefined_split is not None:
+        ps = predefined_split[sub]
+        tr = np.flatnonzero(ps == "train").astype(np.int64)
+        te = np.flatnonzero(ps == "test").astype(np.int64)
+    else:
+        tr, te = stratified_holdout(ys, test_size, seed("holdout"))
     va = np.empty(0, dtype=np.int64)
     if val_size > 0:
         tr_pos, va_pos = stratified_holdout(ys[tr], val_size, seed("val"))
@@ -981,7 +1000,8 @@ def make_label_set(
     df.attrs["scenario"] = scenario
     df.attrs["params"] = json.dumps(_jsonable({
         **result_params,
-        "test_size": test_size,
+        "test_size": None if predefined_split is not None else test_size,
+        "predefined_split": predefined_split is not None,
         "val_size": val_size,
         "max_samples": max_samples,
         "base_seed": base,

@@ -36,7 +36,9 @@ __all__ = [
     "lee_liu",
     "mcc",
     "mse",
+    "pn_risk_01",
     "prior_abs_error",
+    "pu_risk_01",
 ]
 
 #: Description of every key returned by :func:`evaluate`, in output order.
@@ -50,6 +52,8 @@ METRICS: dict[str, dict] = {
     "mcc": {"greater_is_better": True, "label": "MCC"},
     "lee_liu": {"greater_is_better": True, "label": "Lee & Liu r^2/Pr(y_hat=1)"},
     "prior_abs_error": {"greater_is_better": False, "label": "|alpha_hat - alpha|"},
+    "train_pu_risk_01": {"greater_is_better": False, "label": "Training PU risk (0-1 loss)"},
+    "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
 }
 
 
@@ -328,6 +332,73 @@ def lee_liu(s, y_pred) -> float:
     return float(r * r / (n_pred / s.shape[0]))
 
 
+# --------------------------------------------------------------- zero-one risks
+
+
+def pn_risk_01(y_true01, pred01) -> float:
+    """PN risk under the zero-one loss ``l01(v, y) = (1 - sign(v y)) / 2``: the error rate
+    ``mean(pred != y)`` (PU Extra Trees, Appendix K, Table 11: test risk)."""
+    y = _labels(y_true01, "y_true01")
+    pred = _labels(pred01, "pred01", n=y.shape[0], ref="y_true01")
+    return float(np.mean(y != pred))
+
+
+PU_RISK_ESTIMATORS = ("upu", "nnpu")
+PU_RISK_SCENARIOS = ("single_training_set", "case_control")
+
+
+def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = "single_training_set") -> float:
+    """Empirical PU risk under the zero-one loss (PU Extra Trees, eqs. 5-6; Appendix K,
+    Table 11: training risk).
+
+    With ``l01(v, +1) = 1`` iff the prediction is -1 (``pred01 == 0``) and
+    ``l01(v, -1) = 1`` iff it is +1 (``pred01 == 1``), ``w_p = prior / n_p`` and
+    ``w_u = 1 / n_u``:
+
+    * uPU (eq. 5): ``sum_P w_p l(+1) - sum_P w_p l(-1) + sum_U w_u l(-1)``
+      = ``prior * FN_P / n_p - prior * PP_P / n_p + PP_U / n_u``;
+    * nnPU (eq. 6): ``sum_P w_p l(+1) + max(0, sum_U w_u l(-1) - sum_P w_p l(-1))``,
+
+    where ``FN_P`` / ``PP_P`` count the P rows predicted -1 / +1 and ``PP_U`` the U rows
+    predicted +1. P is always the rows with ``s == 1``. U depends on ``scenario``:
+
+    * ``"single_training_set"``: U = ALL rows (P is a subset of U): the rows are one
+      sample of p(x) in which some positives are marked, e.g. the PU Extra Trees / nnPU
+      protocol (1,000 positives as P, the whole training set as U; mechanism
+      ``case_control`` of :mod:`pu_lib.labeling`) or any SCAR labeling of a training set;
+    * ``"case_control"``: U = the rows with ``s == 0`` only: P and U are separate samples
+      stacked into one array (e.g. the output of
+      :func:`pu_lib.labeling.expand_case_control`).
+
+    ``prior`` is the class prior of U (in [0, 1]). uPU can be negative; nnPU cannot.
+    Raises ``ValueError`` for an unknown estimator or scenario, a prior outside [0, 1],
+    or an empty P or U.
+    """
+    s = _labels(s, "s")
+    pred = _labels(pred01, "pred01", n=s.shape[0], ref="s")
+    if estimator not in PU_RISK_ESTIMATORS:
+        raise ValueError(f"estimator must be one of {PU_RISK_ESTIMATORS}, got {estimator!r}")
+    if scenario not in PU_RISK_SCENARIOS:
+        raise ValueError(f"scenario must be one of {PU_RISK_SCENARIOS}, got {scenario!r}")
+    pi = _unit_interval(prior, "prior")
+    p_mask = s == 1
+    u_mask = np.ones_like(p_mask) if scenario == "single_training_set" else ~p_mask
+    n_p, n_u = int(p_mask.sum()), int(u_mask.sum())
+    if n_p == 0:
+        raise ValueError("s has no labeled positives (no s == 1); the PU risk needs a P set")
+    if n_u == 0:
+        raise ValueError("the unlabeled set U is empty (every s == 1 in the case_control scenario)")
+    fn_p = int(np.count_nonzero(pred[p_mask] == 0))  # l01(v, +1) = 1
+    pp_p = n_p - fn_p  # l01(v, -1) = 1 on P
+    pp_u = int(np.count_nonzero(pred[u_mask] == 1))  # l01(v, -1) = 1 on U
+    w_p, w_u = pi / n_p, 1.0 / n_u
+    positive_part = w_p * fn_p
+    negative_part = w_u * pp_u - w_p * pp_p
+    if estimator == "nnpu":
+        negative_part = max(0.0, negative_part)
+    return float(positive_part + negative_part)
+
+
 # ---------------------------------------------------------------------- evaluate
 
 
@@ -344,6 +415,11 @@ def evaluate(
     alpha_hat=None,
     score_test=None,
     score_val=None,
+    s_train=None,
+    y_pred_train=None,
+    prior_train=None,
+    pu_risk: str = "nnpu",
+    pu_scenario: str = "single_training_set",
 ) -> dict[str, float]:
     """Compute all metrics of :data:`METRICS` for one fitted model.
 
@@ -369,6 +445,11 @@ def evaluate(
         the clip and lose ranking information that the unclipped score keeps. When
         ``score_test`` is given together with a validation set, ``score_val`` is
         required (a threshold must be tuned on the same scale it is applied to).
+    s_train, y_pred_train, prior_train : PU labels of the training rows, the model's hard
+        0/1 predictions on them and the prior the method used; when all three are given
+        ``train_pu_risk_01`` is :func:`pu_risk_01` with estimator ``pu_risk`` and
+        scenario ``pu_scenario``; otherwise NaN. ``test_pn_risk_01`` (the test error
+        rate, :func:`pn_risk_01`) is always computed.
 
     Returns
     -------
@@ -419,6 +500,11 @@ def evaluate(
     else:
         pae = float("nan")
 
+    if s_train is not None and y_pred_train is not None and prior_train is not None:
+        train_pu = pu_risk_01(s_train, y_pred_train, prior_train, estimator=pu_risk, scenario=pu_scenario)
+    else:
+        train_pu = float("nan")
+
     out = {
         "accuracy": accuracy(y_test, y_pred_test),
         "f1": f1(y_test, y_pred_test),
@@ -429,5 +515,7 @@ def evaluate(
         "mcc": mcc(y_test, y_pred_test),
         "lee_liu": ll,
         "prior_abs_error": pae,
+        "train_pu_risk_01": train_pu,
+        "test_pn_risk_01": pn_risk_01(y_test, y_pred_test),
     }
     return {k: float(out[k]) for k in METRICS}

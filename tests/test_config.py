@@ -86,3 +86,109 @@ def test_config_hash_changes_with_experiment_only(base_config, schema_path):
     b = Grid(validate_config(cfg, schema_path))
     assert a.experiment_hash("quick_uci") != b.experiment_hash("quick_uci")
     assert a.experiment_hash("quick_pulsnar_scar") == b.experiment_hash("quick_pulsnar_scar")
+
+
+# ----------------------------------------------------------------- split.predefined, metrics
+def test_predefined_false_keeps_hashes_and_params(base_config, schema_path):
+    a = Grid(validate_config(base_config, schema_path))
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_uci"]["split"]["predefined"] = False
+    b = Grid(validate_config(cfg, schema_path))
+    assert a.config["experiments"]["quick_uci"]["split"]["predefined"] is False  # default filled in
+    assert a.experiment_hash("quick_uci") == b.experiment_hash("quick_uci")
+    spec = a.label_spec("quick_uci", "digits", "scar_c-c0.3")
+    assert "predefined" not in spec["split"]
+
+
+def test_predefined_split_config(base_config, schema_path):
+    cfg = copy.deepcopy(base_config)
+    exp = cfg["experiments"]["quick_uci"]
+    exp["datasets"] = [{"name": "mnist", "positive": "pu_extra_trees"}, "newsgroups20_svd300"]
+    exp["split"] = {"predefined": True, "val_size": 0.1, "test_size": 0.0}  # test_size is ignored
+    grid = Grid(validate_config(cfg, schema_path))
+    spec = grid.label_spec("quick_uci", "mnist-pos_pu_extra_trees", "scar_c-c0.3")
+    assert spec["split"]["predefined"] is True
+    exp["datasets"].append("digits")
+    err = _err(cfg, schema_path)
+    assert "experiments.quick_uci.split.predefined: dataset 'digits' (datasets[2]) has no predefined" in err
+    assert "mnist" in err and "newsgroups20_bydate" in err  # lists the datasets that have one
+
+
+def test_new_metric_names_validate(base_config, schema_path):
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_uci"]["metrics"] = ["train_pu_risk_01", "test_pn_risk_01"]
+    assert Grid(validate_config(cfg, schema_path)).metrics("quick_uci") == ["train_pu_risk_01", "test_pn_risk_01"]
+    cfg["experiments"]["quick_uci"]["metrics"] = ["train_pu_risk"]
+    assert "experiments.quick_uci.metrics[0]" in _err(cfg, schema_path)
+
+
+# ----------------------------------------------------------------- optional datasets offline
+def _optional_config(base_config, tmp_path, *, download=False, optional=True, mirror=None):
+    cfg = copy.deepcopy(base_config)
+    cfg["download"] = download
+    cfg["data_mirror"] = str(mirror) if mirror is not None else None
+    cfg["cache_dir"] = str(tmp_path / "cache")
+    exp = cfg["experiments"]["quick_uci"]
+    entry = {"name": "covtype_binary", "positive": "pu_extra_trees"}
+    if optional:
+        entry["optional"] = True
+    exp["datasets"] = ["breast_cancer", entry]
+    cfg["experiments"]["only_download"] = copy.deepcopy(exp)
+    cfg["experiments"]["only_download"]["datasets"] = [{"name": "epsilon", "optional": True}]
+    return cfg
+
+
+def test_optional_dataset_is_skipped_offline(base_config, schema_path, tmp_path):
+    cfg = validate_config(_optional_config(base_config, tmp_path), schema_path)
+    grid = Grid(cfg, workdir=tmp_path)
+    assert list(grid.experiments["quick_uci"]["datasets"]) == ["breast_cancer"]
+    assert "only_download" not in grid.experiments  # nothing left: the experiment is dropped
+    assert grid.skip_messages() == [
+        "skipped offline: covtype_binary (no mirror copy; set download: true)",
+        "skipped offline: epsilon (no mirror copy; set download: true)",
+        "skipped offline: experiment only_download (none of its datasets is available offline)",
+    ]
+    assert all(c.dataset == "breast_cancer" for c in grid.cells("quick_uci"))
+    assert grid.file_datasets() == ["breast_cancer"]
+    # the config hash describes the config, not what was available
+    online = Grid(validate_config(_optional_config(base_config, tmp_path, download=True), schema_path),
+                  workdir=tmp_path)
+    assert online.experiment_hash("quick_uci") == grid.experiment_hash("quick_uci")
+
+
+def test_optional_dataset_kept_when_online_prepared_or_not_optional(base_config, schema_path, tmp_path):
+    def grid_for(**kw):
+        return Grid(validate_config(_optional_config(base_config, tmp_path, **kw), schema_path), workdir=tmp_path)
+
+    g = grid_for(download=True)
+    assert "covtype_binary-pos_pu_extra_trees" in g.experiments["quick_uci"]["datasets"] and not g.skipped
+    # without optional: true it stays in (and fails in its dataset job, as before)
+    g = grid_for(optional=False)
+    assert "covtype_binary-pos_pu_extra_trees" in g.experiments["quick_uci"]["datasets"]
+    # already prepared by an earlier online run (the workflow's results/data) ...
+    prepared = tmp_path / "results" / "data" / "covtype_binary.parquet"
+    prepared.parent.mkdir(parents=True)
+    prepared.write_bytes(b"placeholder")
+    assert "covtype_binary-pos_pu_extra_trees" in grid_for().experiments["quick_uci"]["datasets"]
+    prepared.unlink()
+    # ... or in the cache of canonical tables
+    cached = tmp_path / "cache" / "canonical" / "epsilon.parquet"
+    cached.parent.mkdir(parents=True)
+    cached.write_bytes(b"placeholder")
+    g = grid_for()
+    assert "only_download" in g.experiments
+    assert g.skip_messages() == ["skipped offline: covtype_binary (no mirror copy; set download: true)"]
+
+
+def test_optional_mirror_dataset_without_mirror(base_config, schema_path, tmp_path):
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_uci"]["datasets"] = ["digits", {"name": "mushrooms_libsvm", "optional": True}]
+    grid = Grid(validate_config(cfg, schema_path), workdir=tmp_path)
+    assert grid.skip_messages() == ["skipped offline: mushrooms_libsvm (no data_mirror configured; set download: true)"]
+    cfg["data_mirror"] = str(tmp_path)  # a mirror directory without the file
+    grid = Grid(validate_config(cfg, schema_path), workdir=tmp_path)
+    assert grid.skip_messages() == [
+        f"skipped offline: mushrooms_libsvm (not in the mirror {tmp_path}; set download: true)"
+    ]
+    (tmp_path / "mushroom.parquet").write_bytes(b"x")  # present (content is checked by its job)
+    assert Grid(validate_config(cfg, schema_path), workdir=tmp_path).skipped == []

@@ -40,19 +40,38 @@ def test_registry_entries_complete():
     assert {"breast_cancer", "digits", "pulsnar_scar", "pulsnar_snar", "mnist", "anuran_calls"} <= set(names)
     assert list_datasets("synthetic") == ["pulsnar_scar", "pulsnar_snar"]
     assert list_datasets("sklearn") == ["breast_cancer", "digits"]
+    assert list_datasets("download") == ["cifar10", "covtype_binary", "epsilon"]
     manifest_names = set(list_datasets("mirror"))
-    assert len(manifest_names) == 35
+    # the 35 mirror files, two of which serve a second entry (mushrooms_libsvm, newsgroups20_svd300)
+    assert len(manifest_names) == 37
+    assert len({get_spec(n)["mirror_file"] for n in manifest_names}) == 35
     for name in names:
         spec = get_spec(name)
         for key in ("name", "kind", "title", "papers", "urls", "format", "conversion", "license",
                     "meta_columns", "encoding", "positive", "positive_note", "n_rows", "n_features"):
             assert key in spec, (name, key)
         assert "default" in spec["positive"]
-        if spec["kind"] != "synthetic":
+        if spec["kind"] in ("mirror", "sklearn"):
             assert spec["fingerprint"].startswith("sha256:") and len(spec["fingerprint"]) == 71
+        if spec["kind"] != "synthetic":
             assert spec["url_verified"] is False
         if spec["kind"] == "mirror":
             assert len(spec["mirror_sha256"]) == 64
+        if spec["kind"] == "download":  # fingerprint recorded on the first download
+            assert spec["fingerprint"] is None and spec["fingerprint_note"] and "mirror_file" not in spec
+            assert "pu_extra_trees" in spec["positive"]
+
+
+def test_pu_extra_trees_download_entries():
+    cov, eps, cif = get_spec("covtype_binary"), get_spec("epsilon"), get_spec("cifar10")
+    assert cov["urls"] == ["https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/covtype.libsvm.binary.bz2"]
+    assert [u.rsplit("/", 1)[1] for u in eps["urls"]] == ["epsilon_normalized.bz2", "epsilon_normalized.t.bz2"]
+    assert cif["urls"] == ["https://www.cs.toronto.edu/~kriz/cifar-10-python.tar.gz"]
+    assert cov["positive"]["pu_extra_trees"] == {"most_frequent": True}
+    assert eps["positive"]["pu_extra_trees"] == {"values": [1]}
+    assert cif["positive"]["pu_extra_trees"] == {"values": ["airplane", "automobile", "ship", "truck"]}
+    assert eps["meta_columns"] == ["split"] and cif["meta_columns"] == ["split"] and cov["meta_columns"] == []
+    assert (cov["n_features"], eps["n_features"], cif["n_features"]) == (54, 2000, 3072)
 
 
 def test_unknown_name_lists_close_matches():
@@ -76,6 +95,19 @@ def test_binary_labels_definitions():
     assert binary_labels(np.array([0, 1, 3]), {"values": [0, 3]}).dtype == np.int8
     with pytest.raises(ValueError):
         binary_labels(t, {"values": ["a"], "parity": "even"})
+
+
+def test_binary_labels_most_frequent():
+    # PU ET: "the most prominent class makes up the P class" (covtype)
+    assert binary_labels(np.array([1, 2, 2, 1, 2]), {"most_frequent": True}).tolist() == [0, 1, 1, 0, 1]
+    t = np.array(["e", "p", "e"], dtype=object)
+    assert binary_labels(t, {"most_frequent": True}).tolist() == [1, 0, 1]
+    # ties: the smallest value; dropped rows do not count
+    assert binary_labels(np.array([2, 1, 2, 1]), {"most_frequent": True}).tolist() == [0, 1, 0, 1]
+    assert binary_labels(np.array(["a", "b", "b", "c", "c", "c"]),
+                         {"most_frequent": True, "drop_values": ["c"]}).tolist() == [0, 1, 1, -1, -1, -1]
+    with pytest.raises(ValueError, match="most_frequent must be true"):
+        binary_labels(t, {"most_frequent": "yes"})
 
 
 def test_sklearn_breast_cancer_and_digits(tmp_path):
@@ -299,6 +331,160 @@ def test_read_newsgroups_tar(tmp_path):
     assert df["target"].tolist() == ["comp.graphics", "sci.med", "sci.med"]
     assert df["split"].tolist() == ["train", "train", "test"]
     assert df["doc_id"].tolist() == [7, 12, 5] and df.loc[2, "text"].endswith("caf\xe9")
+
+
+def _cifar_fixture(path, n_per_batch=3, with_meta=True):
+    """A tiny CIFAR-10 python-version archive: 5 train batches and a test batch of
+    ``n_per_batch`` images each, pickled like the original (protocol 2, bytes keys)."""
+    import io
+    import pickle
+    import tarfile
+
+    rng = np.random.default_rng(0)
+    batches = {}
+    for k, name in enumerate([f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]):
+        data = rng.integers(0, 256, size=(n_per_batch, 3072), dtype=np.uint8)
+        data[:, 0] = k  # batch index in the first red pixel
+        labels = [(k + j) % 10 for j in range(n_per_batch)]
+        batches[name] = {b"batch_label": name.encode(), b"labels": labels, b"data": data,
+                         b"filenames": [f"img{j}.png".encode() for j in range(n_per_batch)]}
+    with tarfile.open(path, "w:gz") as tf:
+        members = dict(batches)
+        if with_meta:
+            members["batches.meta"] = {b"label_names": [n.encode() for n in (
+                "airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck")],
+                b"num_vis": 3072}
+        for name, obj in members.items():
+            raw = pickle.dumps(obj, protocol=2)
+            info = tarfile.TarInfo(f"cifar-10-batches-py/{name}")
+            info.size = len(raw)
+            tf.addfile(info, io.BytesIO(raw))
+    return batches
+
+
+def test_read_cifar10_tar(tmp_path):
+    from pu_lib.datasets.converters import read_cifar10_tar
+
+    p = tmp_path / "cifar-10-python.tar.gz"
+    batches = _cifar_fixture(p)
+    df = read_cifar10_tar(p)
+    assert df.shape == (18, 3072 + 2)
+    assert list(df.columns[:2]) == ["r0000", "r0001"] and df.columns[1024] == "g0000" and df.columns[3071] == "b1023"
+    assert list(df.columns[-2:]) == ["split", "target"]
+    assert df["r0000"].dtype == np.uint8
+    assert df["split"].tolist() == ["train"] * 15 + ["test"] * 3
+    assert df["r0000"].tolist() == [k for k in range(6) for _ in range(3)]  # batch order 1..5, test
+    assert df["target"].tolist()[:4] == ["airplane", "automobile", "bird", "automobile"]
+    px = df.drop(columns=["split", "target"]).to_numpy()
+    assert np.array_equal(px[15:], batches["test_batch"][b"data"])
+    y = binary_labels(df["target"].to_numpy(), get_spec("cifar10")["positive"]["pu_extra_trees"])
+    assert y.tolist()[:4] == [1, 1, 0, 1]
+    # without batches.meta the standard names are used
+    q = tmp_path / "nometa.tar.gz"
+    _cifar_fixture(q, with_meta=False)
+    assert read_cifar10_tar(q)["target"].tolist() == df["target"].tolist()
+
+
+def test_read_cifar10_tar_refuses_foreign_pickles(tmp_path):
+    import io
+    import pickle
+    import tarfile
+
+    from pu_lib.datasets.converters import read_cifar10_tar
+
+    p = tmp_path / "evil.tar.gz"
+    with tarfile.open(p, "w:gz") as tf:
+        raw = pickle.dumps({b"data": __import__("collections").OrderedDict()}, protocol=2)
+        info = tarfile.TarInfo("cifar-10-batches-py/data_batch_1")
+        info.size = len(raw)
+        tf.addfile(info, io.BytesIO(raw))
+    with pytest.raises(pickle.UnpicklingError, match="not allowed"):
+        read_cifar10_tar(p)
+
+
+def test_prepare_download_only_cifar10_records_its_fingerprint(tmp_path):
+    """The registry's cifar10 entry, pointed at a local fixture archive: download,
+    convert, record the fingerprint on first build, reuse and detect tampering."""
+    import pyarrow.parquet as pq
+
+    from pu_lib.datasets import load_canonical, prepare_dataset
+
+    p = tmp_path / "cifar-10-python.tar.gz"
+    _cifar_fixture(p)
+    spec = get_spec("cifar10")
+    spec["urls"] = [p.as_uri()]
+    out = prepare_dataset("cifar10", tmp_path / "out" / "cifar10.parquet", cache_dir=tmp_path / "cache", spec=spec)
+    stored = json.loads(pq.read_schema(out).metadata[b"pu_lib.dataset"])
+    assert stored["fingerprint_recorded"] is True and stored["fingerprint"].startswith("sha256:")
+    assert (tmp_path / "cache" / "raw" / "cifar10" / "cifar-10-python.tar.gz").is_file()
+    reg = {"datasets": {"cifar10": spec}}
+    ds = load_canonical(out, registry=reg)
+    assert ds.X.shape == (18, 3072) and ds.meta["split"].tolist()[-1] == "test"
+    assert int(ds.binary_target("pu_extra_trees").sum()) == 3  # labels 0, 1 in batch 1; 1 in batch 2
+    mtime = out.stat().st_mtime_ns
+    assert prepare_dataset("cifar10", out, cache_dir=tmp_path / "cache", spec=spec, download=False) == out
+    assert out.stat().st_mtime_ns == mtime  # reused, checked against the recorded fingerprint
+    # a file whose content no longer matches its recorded fingerprint is rebuilt
+    import pyarrow as pa
+
+    table = pq.read_table(out)
+    table = table.set_column(0, "r0000", pa.array(np.zeros(18, dtype=np.uint8)))
+    pq.write_table(table, out)
+    prepare_dataset("cifar10", out, cache_dir=tmp_path / "cache", spec=spec, download=True)
+    assert load_canonical(out, registry=reg).X[:, 0].tolist() == [k for k in range(6) for _ in range(3)]
+    # offline with nothing prepared: the usual error
+    with pytest.raises(ValueError, match="cifar10.*download=False"):
+        prepare_dataset("cifar10", tmp_path / "other.parquet", cache_dir=tmp_path / "c2", spec=spec, download=False)
+
+
+def test_offline_unavailable_reason(tmp_path):
+    from pu_lib.datasets import offline_unavailable_reason as why
+
+    assert why("digits") is None and why("pulsnar_snar") is None
+    assert why("covtype_binary", cache_dir=tmp_path) == "no mirror copy"
+    assert why("mnist", cache_dir=tmp_path) == "no data_mirror configured"
+    assert why("mnist", data_mirror=tmp_path, cache_dir=tmp_path) == f"not in the mirror {tmp_path}"
+    (tmp_path / "mnist.parquet").write_bytes(b"x")
+    assert why("mnist", data_mirror=tmp_path, cache_dir=tmp_path) is None
+    prepared = tmp_path / "results" / "covtype_binary.parquet"
+    prepared.parent.mkdir()
+    prepared.write_bytes(b"x")
+    assert why("covtype_binary", cache_dir=tmp_path, prepared=(prepared,)) is None
+
+
+def test_prepare_dataset_copies_a_valid_cached_table(tmp_path):
+    from pu_lib.datasets import prepare_dataset
+
+    cached = prepare_dataset("digits", cache_dir=tmp_path / "cache")
+    out = prepare_dataset("digits", tmp_path / "results" / "digits.parquet", cache_dir=tmp_path / "cache")
+    assert out.read_bytes() == cached.read_bytes()
+
+
+def test_read_libsvm_dtype(tmp_path):
+    p = tmp_path / "s.txt"
+    p.write_text("-1 1:0.5 3:2\n1 2:-1.25\n")
+    df = read_libsvm(p, n_features=3, dtype=np.float32)
+    assert df["f1"].dtype == np.float32 and df["target"].tolist() == [-1, 1]
+
+
+def test_text_svd_features_fixture():
+    from pu_lib.datasets.canonical import text_svd_features
+
+    texts = [f"Subject: s\n\nalpha beta gamma {w} delta {w}" for w in ("red", "green", "blue", "red", "cyan")] * 3
+    a = text_svd_features(texts, n_components=3, min_df=1)
+    assert list(a.columns) == ["svd_000", "svd_001", "svd_002"] and a.shape == (15, 3)
+    assert a.dtypes.unique().tolist() == [np.float32]
+    assert np.allclose(a.to_numpy(), np.round(a.to_numpy(), 4), atol=1e-7)  # rounded to 4 decimals
+    b = text_svd_features(texts, n_components=3, min_df=1)
+    assert fingerprint(a) == fingerprint(b)  # deterministic
+    canon = canonicalize(
+        pd.DataFrame({"text": texts, "split": ["train"] * 15, "target": ["g"] * 15}),
+        {"meta_columns": ["split"], "encoding": {"text": {"column": "text", "method": "tfidf_svd",
+                                                          "n_components": 2, "min_df": 1}}},
+    )
+    assert list(canon.columns) == ["svd_000", "svd_001", "split", "target"]
+    with pytest.raises(ValueError, match="vocabulary"):
+        text_svd_features(texts, n_components=50, min_df=1)
 
 
 # ----------------------------------------------------------------------------- synthetic

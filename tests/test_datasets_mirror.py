@@ -15,8 +15,8 @@ from pu_lib.datasets.canonical import canonicalize, fingerprint
 MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
 pytestmark = pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason=f"no data mirror at {MIRROR}")
 
-# newsgroups (~6 s of text processing) is covered by its own test below
-_FP_NAMES = [n for n in list_datasets("mirror") if n != "newsgroups20_bydate"]
+# the newsgroups tables (~6 s of text processing; ~20 s for TF-IDF + SVD) have their own tests below
+_FP_NAMES = [n for n in list_datasets("mirror") if not n.startswith("newsgroups20_")]
 
 
 @pytest.mark.parametrize("name", _FP_NAMES)
@@ -36,6 +36,49 @@ def test_newsgroups_canonical(tmp_path):
     assert set(np.unique(y)) == {0, 1}
     mask, yb = ds.select("bekker")
     assert mask.sum() == 4891 + 3979 and int(yb.sum()) == 4891  # comp.* vs rec.*
+
+
+def test_newsgroups_svd300_canonical(tmp_path):
+    """The 300 dense TF-IDF + SVD features (substitute for PU ET's GloVe averages): built
+    from the same mirror file as newsgroups20_bydate, deterministic (fingerprint), fast."""
+    import time
+
+    spec = get_spec("newsgroups20_svd300")
+    assert spec["mirror_file"] == get_spec("newsgroups20_bydate")["mirror_file"]
+    t = time.perf_counter()
+    path = prepare_dataset("newsgroups20_svd300", tmp_path / "ng.parquet", data_mirror=MIRROR,
+                           cache_dir=tmp_path / "cache", download=False)
+    took = time.perf_counter() - t
+    assert took < 120, took  # about 20 s on 2 cores
+    ds = load_canonical(path)
+    assert ds.X.shape == (18846, 300) and ds.feature_names[:2] == ["svd_000", "svd_001"]
+    assert ds.meta.columns.tolist() == ["split", "doc_id"]
+    assert ds.meta["split"].value_counts().to_dict() == {"train": 11314, "test": 7532}
+    y = ds.binary_target("pu_extra_trees")
+    train = (ds.meta["split"] == "train").to_numpy()
+    assert int(y[train].sum()) / train.sum() == pytest.approx(0.56, abs=0.01)  # PU ET Table 1
+    assert np.abs(ds.X).max() < 1.0 and ds.X[:, 0].std() > 0.01
+    # cached like other canonical tables: a second call reuses the verified file
+    mtime = path.stat().st_mtime_ns
+    assert prepare_dataset("newsgroups20_svd300", path, data_mirror=MIRROR, download=False) == path
+    assert path.stat().st_mtime_ns == mtime
+
+
+def test_mushrooms_libsvm_112_features(tmp_path):
+    spec = get_spec("mushrooms_libsvm")
+    assert spec["mirror_file"] == get_spec("mushroom")["mirror_file"] == "mushroom.parquet"
+    ds = load_dataset("mushrooms_libsvm", data_mirror=MIRROR, cache_dir=tmp_path)
+    assert ds.X.shape == (8124, 112)
+    assert "stalk-root=?" in ds.feature_names
+    old = load_dataset("mushroom", data_mirror=MIRROR, cache_dir=tmp_path)
+    assert old.X.shape == (8124, 111) and "stalk-root=?" not in old.feature_names
+    assert set(ds.feature_names) - set(old.feature_names) == {"stalk-root=?"}
+    y = ds.binary_target("pu_extra_trees")
+    assert int(y.sum()) == 4208 and y.mean() == pytest.approx(4208 / 8124)
+    assert np.array_equal(y, ds.binary_target("default"))
+    # every row has exactly one value per multi-valued attribute, '?' included
+    cols = [i for i, f in enumerate(ds.feature_names) if f.startswith("stalk-root=")]
+    assert (ds.X[:, cols].sum(axis=1) == 1).all()
 
 
 @pytest.fixture(scope="module")

@@ -258,13 +258,15 @@ def test_evaluate_single_class_gives_nan_aucs_not_error():
 def test_metrics_table_description():
     assert set(m.METRICS) == {
         "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
-        "prior_abs_error",
+        "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01",
     }
     for name, info in m.METRICS.items():
         assert set(info) == {"greater_is_better", "label"}
         assert isinstance(info["greater_is_better"], bool) and info["label"]
     assert m.METRICS["brier"]["greater_is_better"] is False
     assert m.METRICS["prior_abs_error"]["greater_is_better"] is False
+    assert m.METRICS["train_pu_risk_01"]["greater_is_better"] is False
+    assert m.METRICS["test_pn_risk_01"]["greater_is_better"] is False
     assert m.METRICS["f1"]["label"] == "F1"
 
 
@@ -297,3 +299,70 @@ def test_evaluate_ranks_on_score_when_given():
         evaluate(y, proba, score_val=score)
     tuned = evaluate(y, proba, y_val=y, proba_val=proba, score_test=score, score_val=score)
     assert tuned["f1_tuned"] == pytest.approx(m.f1_at_best_threshold(y, score, y, score))
+
+
+# ------------------------------------------------------------- zero-one risks (PU ET App. K)
+
+
+def test_pn_risk_01_is_the_error_rate():
+    assert m.pn_risk_01([1, 0, 1, 0], [1, 1, 0, 0]) == 0.5
+    assert m.pn_risk_01([1, 1, 0], [1, 1, 0]) == 0.0
+    assert m.pn_risk_01(np.array([True, False]), np.array([0, 1])) == 1.0
+    with pytest.raises(ValueError, match="pred01 has 2 entries"):
+        m.pn_risk_01([1, 0, 1], [1, 0])
+
+
+# 10 training rows: P = the first 4 (s = 1); predictions: 3 of P positive, 2 of the
+# 6 unlabeled rows positive.
+_S = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
+_PRED = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
+
+
+def test_pu_risk_01_single_training_set_by_hand():
+    # U = all 10 rows; n_p = 4, n_u = 10; FN_P = 1, PP_P = 3, PP_U = 5.
+    # prior 0.5: w_p = 0.125, w_u = 0.1 -> positive part 0.125, negative part 0.5 - 0.375 = 0.125
+    assert m.pu_risk_01(_S, _PRED, 0.5, "upu", "single_training_set") == pytest.approx(0.25)
+    assert m.pu_risk_01(_S, _PRED, 0.5, "nnpu", "single_training_set") == pytest.approx(0.25)
+    # prior 0.8: w_p = 0.2 -> positive part 0.2, negative part 0.5 - 0.6 = -0.1
+    assert m.pu_risk_01(_S, _PRED, 0.8, "upu") == pytest.approx(0.1)
+    assert m.pu_risk_01(_S, _PRED, 0.8, "nnpu") == pytest.approx(0.2)  # max(0, -0.1) = 0
+    # defaults: nnpu, single_training_set
+    assert m.pu_risk_01(_S, _PRED, 0.8) == pytest.approx(0.2)
+
+
+def test_pu_risk_01_case_control_by_hand():
+    # U = the 6 rows with s = 0; PP_U = 2, w_u = 1/6.
+    # prior 0.5: positive part 0.125, negative part 2/6 - 0.375 = -1/24
+    assert m.pu_risk_01(_S, _PRED, 0.5, "upu", "case_control") == pytest.approx(0.125 - 1 / 24)
+    assert m.pu_risk_01(_S, _PRED, 0.5, "nnpu", "case_control") == pytest.approx(0.125)
+    # prior 0.2: w_p = 0.05 -> positive part 0.05, negative part 1/3 - 0.15
+    assert m.pu_risk_01(_S, _PRED, 0.2, "upu", "case_control") == pytest.approx(0.05 + 1 / 3 - 0.15)
+
+
+def test_pu_risk_01_extremes_and_errors():
+    # everything predicted positive: uPU = prior * 0 - prior * 1 + 1 = 1 - prior
+    s = np.array([1, 0, 0, 0])
+    assert m.pu_risk_01(s, np.ones(4, int), 0.3, "upu") == pytest.approx(0.7)
+    # everything predicted negative: risk = prior (all of P missed, no U loss)
+    assert m.pu_risk_01(s, np.zeros(4, int), 0.3, "nnpu") == pytest.approx(0.3)
+    assert m.pu_risk_01(s, np.zeros(4, int), 0.3, "upu") == pytest.approx(0.3)
+    with pytest.raises(ValueError, match="estimator must be one of"):
+        m.pu_risk_01(s, s, 0.3, "quad")
+    with pytest.raises(ValueError, match="scenario must be one of"):
+        m.pu_risk_01(s, s, 0.3, "nnpu", "single-training-set")
+    with pytest.raises(ValueError, match="prior must lie in"):
+        m.pu_risk_01(s, s, 1.5)
+    with pytest.raises(ValueError, match="no labeled positives"):
+        m.pu_risk_01(np.zeros(4, int), s, 0.3)
+    with pytest.raises(ValueError, match="U is empty"):
+        m.pu_risk_01(np.ones(3, int), np.ones(3, int), 0.3, "nnpu", "case_control")
+
+
+def test_evaluate_zero_one_risks():
+    y = np.array([1, 0, 1, 0, 1])
+    proba = np.array([0.9, 0.8, 0.2, 0.1, 0.7])
+    out = m.evaluate(y, proba)
+    assert out["test_pn_risk_01"] == pytest.approx(0.4) and math.isnan(out["train_pu_risk_01"])
+    out = m.evaluate(y, proba, s_train=_S, y_pred_train=_PRED, prior_train=0.5, pu_risk="upu",
+                     pu_scenario="case_control")
+    assert out["train_pu_risk_01"] == pytest.approx(0.125 - 1 / 24)

@@ -3,6 +3,7 @@
 Public API
 ----------
 ``list_datasets(kind=None)``, ``get_spec(name)``, ``prepare_dataset(name, ...)``,
+``offline_unavailable_reason(name, ...)``,
 ``load_canonical(path, name=None, ...)``, ``load_dataset(name, ...)``,
 ``Dataset`` (``X`` float32 C-contiguous, ``target`` original class values,
 ``binary_target(definition)``, ``select(definition)``), the synthetic PULSNAR
@@ -29,7 +30,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .canonical import TARGET, canonicalize, feature_columns, fingerprint
-from .download import PARQUET_META_KEY, default_cache_dir, fetch_raw, prepare_dataset
+from .download import PARQUET_META_KEY, default_cache_dir, fetch_raw, offline_unavailable_reason, prepare_dataset
 from .positive import binary_labels
 from .registry import get_spec, list_datasets, load_registry, spec_from
 from .synthetic import make_pulsnar_scar, make_pulsnar_snar
@@ -40,6 +41,7 @@ __all__ = [
     "get_spec",
     "load_registry",
     "prepare_dataset",
+    "offline_unavailable_reason",
     "load_canonical",
     "load_dataset",
     "make_pulsnar_scar",

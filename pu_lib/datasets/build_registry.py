@@ -11,7 +11,9 @@ manifest) and for the scikit-learn built-ins, the canonical table is built with
 raw conversions), ``n_rows``, ``n_features``, ``feature_names_head`` (first 5) and
 ``fingerprint``. Also ``mirror_sha256`` is taken from the manifest. The file is
 written atomically. Hand-written fields (URLs, positive definitions, notes) are
-kept as they are.
+kept as they are. Several entries may share one mirror file (e.g. ``mushroom`` and
+``mushrooms_libsvm``); each gets its own canonical table and fingerprint.
+Download-only entries (``kind == "download"``) are skipped.
 """
 
 from __future__ import annotations
@@ -79,6 +81,9 @@ def main(argv=None) -> int:
     reg = json.loads(args.registry.read_text(encoding="utf-8"))
     for name, spec in reg["datasets"].items():
         if args.only and name not in args.only:
+            continue
+        if spec["kind"] == "download":
+            print(f"skip {name}: download-only (fingerprint recorded in the canonical file on first build)")
             continue
         if spec["kind"] == "mirror" and args.mirror is not None and not (args.mirror / spec["mirror_file"]).is_file():
             print(f"skip {name}: not in mirror")

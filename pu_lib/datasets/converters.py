@@ -3,13 +3,15 @@
 Every reader returns a :class:`pandas.DataFrame` whose class column is named
 ``target`` (original class values, not binarised). Formats: CSV, ARFF (own
 parser), LIBSVM/svmlight, KEEL ``.dat`` (own parser), MATLAB ``.mat`` (ODDS) and
-NumPy ``.npz`` (ADBench), plus the 20 Newsgroups ``bydate`` tarball.
+NumPy ``.npz`` (ADBench), plus the 20 Newsgroups ``bydate`` tarball and the CIFAR-10
+python-version tarball.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import pickle
 import re
 import tarfile
 from pathlib import Path
@@ -28,6 +30,8 @@ __all__ = [
     "read_mat",
     "read_npz",
     "read_newsgroups_tar",
+    "read_cifar10_tar",
+    "CIFAR10_LABELS",
     "READERS",
 ]
 
@@ -352,6 +356,87 @@ def read_newsgroups_tar(path: str | os.PathLike) -> pd.DataFrame:
     )
 
 
+# ----------------------------------------------------------------------------- CIFAR-10
+#: CIFAR-10 class names in label order (``batches.meta``'s ``label_names``).
+CIFAR10_LABELS = ("airplane", "automobile", "bird", "cat", "deer", "dog", "frog", "horse", "ship", "truck")
+
+_CIFAR_ALLOWED = {
+    ("numpy.core.multiarray", "_reconstruct"),
+    ("numpy._core.multiarray", "_reconstruct"),
+    ("numpy.core.numeric", "_frombuffer"),
+    ("numpy._core.numeric", "_frombuffer"),
+    ("numpy", "ndarray"),
+    ("numpy", "dtype"),
+    ("_codecs", "encode"),  # bytes objects in protocol-2 pickles written by Python 3
+}
+
+
+class _ArrayOnlyUnpickler(pickle.Unpickler):
+    """Unpickler that only rebuilds plain containers and NumPy arrays: a downloaded
+    pickle cannot run arbitrary code."""
+
+    def find_class(self, module, name):
+        if (module, name) in _CIFAR_ALLOWED:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"CIFAR-10 batch refers to {module}.{name}, which is not allowed")
+
+
+def _cifar_load(fh) -> dict:
+    obj = _ArrayOnlyUnpickler(fh, encoding="bytes").load()
+    if not isinstance(obj, dict):
+        raise ValueError(f"CIFAR-10 batch is a {type(obj).__name__}, expected a dict")
+    return {(k.decode() if isinstance(k, bytes) else k): v for k, v in obj.items()}
+
+
+def read_cifar10_tar(path: str | os.PathLike) -> pd.DataFrame:
+    """Read ``cifar-10-python.tar.gz`` (``cifar-10-batches-py/data_batch_1..5``,
+    ``test_batch``, ``batches.meta``; Python pickles of dicts with ``data`` = uint8
+    array (n, 3072) and ``labels``).
+
+    Returns 3072 ``uint8`` pixel columns ``r0000 .. r1023, g0000 .. g1023, b0000 ..
+    b1023`` (the batch layout: the red, green and blue 32 x 32 planes, each row-major),
+    ``split`` (``train`` for the five data batches in order, then ``test``) and
+    ``target`` = the class name (``airplane`` ... ``truck``; from ``batches.meta`` when
+    present, else :data:`CIFAR10_LABELS`). The pickles are read with an unpickler that
+    only allows NumPy arrays and plain containers.
+    """
+    batches: dict[str, dict] = {}
+    label_names = list(CIFAR10_LABELS)
+    with tarfile.open(path, "r:*") as tf:
+        for member in tf:
+            if not member.isfile():
+                continue
+            base = Path(member.name).name
+            if base == "batches.meta":
+                meta = _cifar_load(tf.extractfile(member))
+                if "label_names" in meta:
+                    label_names = [v.decode() if isinstance(v, bytes) else str(v) for v in meta["label_names"]]
+            elif re.fullmatch(r"data_batch_[1-5]|test_batch", base):
+                batches[base] = _cifar_load(tf.extractfile(member))
+    order = [f"data_batch_{i}" for i in range(1, 6)] + ["test_batch"]
+    missing = [b for b in order if b not in batches]
+    if missing:
+        raise ValueError(f"{path}: CIFAR-10 batches {missing} not found")
+    datas, labels, splits = [], [], []
+    for b in order:
+        data = np.asarray(batches[b]["data"])
+        lab = np.asarray(batches[b]["labels"], dtype=np.int64).ravel()
+        if data.ndim != 2 or data.shape[1] != 3072 or data.shape[0] != lab.shape[0]:
+            raise ValueError(f"{path}: {b} has data of shape {data.shape} and {lab.shape[0]} labels; expected (n, 3072)")
+        if lab.size and (lab.min() < 0 or lab.max() >= len(label_names)):
+            raise ValueError(f"{path}: {b} has labels outside 0..{len(label_names) - 1}")
+        datas.append(data.astype(np.uint8, copy=False))
+        labels.append(lab)
+        splits.append(np.full(lab.shape[0], "test" if b == "test_batch" else "train", dtype=object))
+    X = np.concatenate(datas)
+    y = np.concatenate(labels)
+    names = [f"{ch}{i:04d}" for ch in "rgb" for i in range(1024)]
+    df = pd.DataFrame(X, columns=names)
+    df["split"] = pd.array(np.concatenate(splits), dtype="str")
+    df[TARGET] = pd.array(np.asarray(label_names, dtype=object)[y], dtype="str")
+    return df
+
+
 READERS = {
     "csv": read_csv,
     "arff": read_arff,
@@ -360,4 +445,5 @@ READERS = {
     "mat": read_mat,
     "npz": read_npz,
     "newsgroups_tar": read_newsgroups_tar,
+    "cifar10_tar": read_cifar10_tar,
 }

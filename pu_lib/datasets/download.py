@@ -36,6 +36,7 @@ __all__ = [
     "write_canonical",
     "is_valid_canonical",
     "prepare_dataset",
+    "offline_unavailable_reason",
     "PARQUET_META_KEY",
 ]
 
@@ -173,7 +174,8 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
 
     Follows ``spec["conversion"]``: optional zip ``archive`` with ``members``,
     ``compression`` (gzip/bz2), ``reader`` (csv, arff, libsvm, keel, mat, npz,
-    newsgroups_tar) with reader ``options``, ``names``, ``class_column_raw``;
+    newsgroups_tar, cifar10_tar) with reader ``options`` (libsvm: ``n_features``,
+    ``dtype``), ``names``, ``class_column_raw``;
     then ``split_values`` (a ``split`` column per part), ``split_rows``,
     ``drop_columns``, ``class_map``, ``target_strip``, ``sequence_column``, and
     finally alignment to the mirror's column names/dtypes (``mirror_columns``,
@@ -201,7 +203,8 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
         elif reader in ("arff",):
             df = READERS[reader](p, class_column=conv.get("class_column_raw"))
         elif reader == "libsvm":
-            df = READERS[reader](p, n_features=opts.get("n_features"), column_prefix=conv.get("column_prefix", "f"))
+            df = READERS[reader](p, n_features=opts.get("n_features"), column_prefix=conv.get("column_prefix", "f"),
+                                 dtype=np.dtype(opts.get("dtype", "float64")))
         elif reader in ("npz", "mat"):
             df = READERS[reader](p, names=feature_names)
         else:
@@ -249,9 +252,13 @@ def _sklearn_frame(spec: Mapping[str, Any]) -> pd.DataFrame:
 
 
 # ----------------------------------------------------------------------------- canonical files
-def _expected(spec: Mapping[str, Any]) -> str:
+def _expected(spec: Mapping[str, Any]) -> str | None:
+    """The registry fingerprint; None for a download-only entry whose fingerprint is not
+    known yet (it is recorded in the canonical file on the first build)."""
     fp = spec.get("fingerprint")
     if not fp:
+        if spec.get("kind") == "download":
+            return None
         raise ValueError(
             f"dataset {spec['name']!r} has no fingerprint in the registry; "
             "run `python -m pu_lib.datasets.build_registry --mirror <dir>`"
@@ -272,9 +279,14 @@ def is_valid_canonical(path: str | os.PathLike, spec: Mapping[str, Any]) -> bool
     try:
         md = pq.read_schema(path).metadata or {}
         stored = json.loads(md.get(PARQUET_META_KEY, b"{}"))
-        if stored.get("fingerprint") != spec.get("fingerprint"):
+        expected = _expected(spec)
+        if expected is None:  # download-only entry: the fingerprint recorded at its first build
+            if stored.get("name") != spec["name"] or not stored.get("fingerprint"):
+                return False
+            expected = stored["fingerprint"]
+        if stored.get("fingerprint") != expected:
             return False
-        return fingerprint(_read_table_frame(path)) == spec.get("fingerprint")
+        return fingerprint(_read_table_frame(path)) == expected
     except Exception:  # noqa: BLE001 - any unreadable file is simply invalid
         return False
 
@@ -287,16 +299,27 @@ def write_canonical(df: pd.DataFrame, path: str | os.PathLike, spec: Mapping[str
     ``ValueError`` naming the dataset and the expected/actual fingerprints and
     leaves no file. The schema metadata key ``pu_lib.dataset`` stores the name,
     meta columns and fingerprint (used by :func:`load_canonical`).
+
+    Download-only entries (``kind == "download"``) whose registry fingerprint is still
+    null are written with the fingerprint of their first build recorded in the file
+    (``"fingerprint_recorded": true``); later uses check the file against it (trust on
+    first use), and ``build_registry`` can copy it into the registry.
     """
     expected = _expected(spec)
     actual = fingerprint(df)
-    if actual != expected:
-        raise ValueError(f"fingerprint mismatch for dataset {spec['name']!r}: expected {expected}, got {actual}")
+    if expected is not None and actual != expected:
+        hint = f" ({spec['fingerprint_note']})" if spec.get("fingerprint_note") else ""
+        raise ValueError(
+            f"fingerprint mismatch for dataset {spec['name']!r}: expected {expected}, got {actual}{hint}"
+        )
+    recorded = expected is None
+    expected = actual if recorded else expected
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
-    meta[PARQUET_META_KEY] = json.dumps(
-        {"name": spec["name"], "meta_columns": list(spec.get("meta_columns") or []), "fingerprint": expected}
-    ).encode()
+    info = {"name": spec["name"], "meta_columns": list(spec.get("meta_columns") or []), "fingerprint": expected}
+    if recorded:
+        info["fingerprint_recorded"] = True
+    meta[PARQUET_META_KEY] = json.dumps(info).encode()
     table = table.replace_schema_metadata(meta)
     with atomic_path(path, suffix=".parquet") as tmp:
         pq.write_table(table, tmp, compression="zstd")
@@ -385,7 +408,8 @@ def prepare_dataset(
     """Return the path of the verified canonical Parquet of dataset ``name``.
 
     1. ``out_path`` (default ``cache_dir/canonical/{name}.parquet``) is reused if it
-       exists and its content fingerprint equals the registry's;
+       exists and its content fingerprint equals the registry's; else a valid
+       ``cache_dir/canonical/{name}.parquet`` is copied to ``out_path``;
     2. else, if ``data_mirror`` (a directory laid out like the shared mirror:
        ``manifest.csv`` + ``<file>.parquet``) holds the dataset's file: its sha256
        is checked against the registry/manifest (mismatch -> ``ValueError``), it is
@@ -406,9 +430,48 @@ def prepare_dataset(
     if spec.get("kind") == "synthetic":
         raise ValueError(f"dataset {name!r} is synthetic and has no canonical file; use load_dataset()")
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    out = Path(out_path) if out_path is not None else cache / "canonical" / f"{spec['name']}.parquet"
+    cached = cache / "canonical" / f"{spec['name']}.parquet"
+    out = Path(out_path) if out_path is not None else cached
     _expected(spec)
     if is_valid_canonical(out, spec):
         return out
+    if out.resolve() != cached.resolve() and is_valid_canonical(cached, spec):
+        with atomic_path(out, suffix=".parquet") as tmp:
+            shutil.copyfile(cached, tmp)
+        return out
     df = build_canonical_frame(spec, data_mirror=data_mirror, cache_dir=cache, download=download)
     return write_canonical(df, out, spec)
+
+
+def offline_unavailable_reason(
+    name: str,
+    *,
+    data_mirror: str | os.PathLike | None = None,
+    cache_dir: str | os.PathLike | None = None,
+    prepared: tuple = (),
+    registry=None,
+) -> str | None:
+    """Why dataset ``name`` cannot be prepared without network access, or None if it can.
+
+    Available offline: synthetic and scikit-learn built-ins; a dataset whose mirror file
+    exists in ``data_mirror``; a canonical file already prepared at one of the paths in
+    ``prepared`` (e.g. the workflow's ``results/data/{name}.parquet``) or in
+    ``cache_dir/canonical/``. Only existence is checked (cheap, for config parsing);
+    :func:`prepare_dataset` verifies the content when it is used.
+    """
+    spec = spec_from(name, registry)
+    if spec.get("kind") in ("synthetic", "sklearn") or (spec.get("conversion") or {}).get("reader") == "sklearn":
+        return None
+    for p in prepared:
+        if p is not None and Path(p).is_file():
+            return None
+    cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    if (cache / "canonical" / f"{spec['name']}.parquet").is_file():
+        return None
+    if not spec.get("mirror_file"):
+        return "no mirror copy"
+    if data_mirror is None:
+        return "no data_mirror configured"
+    if _mirror_file(spec, Path(data_mirror)) is None:
+        return f"not in the mirror {data_mirror}"
+    return None

@@ -7,6 +7,9 @@ A definition is a mapping with exactly one *positive selector*
 * ``{"parity": "even"|"odd"}`` integer class values (MNIST, digits);
 * ``{"prefixes": [...]}``    string class values starting with one of the prefixes
   (20 Newsgroups hierarchies, mice ``c-*``);
+* ``{"most_frequent": true}`` positive iff the class value is the most frequent one among
+  the kept rows (ties: the smallest value); PU Extra Trees, Section 5: "for mushroom and
+  covtype, the most prominent class makes up the P class";
 
 and optional *row selectors* for classes a paper drops (PULSNAR paper, Table 1:
 anuran Bufonidae dropped, letter recognition A-F only):
@@ -25,7 +28,7 @@ import numpy as np
 
 __all__ = ["binary_labels", "validate_definition"]
 
-_SELECTORS = ("values", "not_values", "parity", "prefixes")
+_SELECTORS = ("values", "not_values", "parity", "prefixes", "most_frequent")
 _ROWS = ("drop_values", "keep_values", "keep_prefixes")
 
 
@@ -40,6 +43,8 @@ def validate_definition(definition: Mapping[str, Any]) -> None:
         raise ValueError(f"unknown keys in positive definition: {sorted(unknown)}")
     if "parity" in definition and definition["parity"] not in ("even", "odd"):
         raise ValueError("parity must be 'even' or 'odd'")
+    if "most_frequent" in definition and definition["most_frequent"] is not True:
+        raise ValueError("most_frequent must be true")
 
 
 def _isin(target: np.ndarray, values) -> np.ndarray:
@@ -64,7 +69,22 @@ def binary_labels(target, definition: Mapping[str, Any]) -> np.ndarray:
     """
     validate_definition(definition)
     target = np.asarray(target)
-    if "values" in definition:
+    keep = np.ones(len(target), dtype=bool)
+    if "drop_values" in definition:
+        keep &= ~_isin(target, definition["drop_values"])
+    if "keep_values" in definition:
+        keep &= _isin(target, definition["keep_values"])
+    if "keep_prefixes" in definition:
+        keep &= _startswith(target, definition["keep_prefixes"])
+    if "most_frequent" in definition:
+        kept = target[keep]
+        if kept.size == 0:
+            raise ValueError("most_frequent: no rows are kept")
+        as_key = kept if kept.dtype.kind in "iufb" else kept.astype(str)
+        values, counts = np.unique(as_key, return_counts=True)
+        top = values[int(np.argmax(counts))]  # np.unique sorts: ties -> smallest value
+        pos = (target == top) if kept.dtype.kind in "iufb" else (target.astype(str) == top)
+    elif "values" in definition:
         pos = _isin(target, definition["values"])
     elif "not_values" in definition:
         pos = ~_isin(target, definition["not_values"])
@@ -77,13 +97,6 @@ def binary_labels(target, definition: Mapping[str, Any]) -> np.ndarray:
             target_int = target
         even = (target_int % 2) == 0
         pos = even if definition["parity"] == "even" else ~even
-    y = pos.astype(np.int8)
-    keep = np.ones(len(target), dtype=bool)
-    if "drop_values" in definition:
-        keep &= ~_isin(target, definition["drop_values"])
-    if "keep_values" in definition:
-        keep &= _isin(target, definition["keep_values"])
-    if "keep_prefixes" in definition:
-        keep &= _startswith(target, definition["keep_prefixes"])
+    y = np.asarray(pos, dtype=bool).astype(np.int8)
     y[~keep] = -1
     return y

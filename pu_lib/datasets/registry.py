@@ -13,7 +13,9 @@ from typing import Any, Mapping
 
 __all__ = ["load_registry", "list_datasets", "get_spec", "KINDS"]
 
-KINDS = ("mirror", "sklearn", "synthetic")
+#: mirror: a file in the data mirror (and download URLs); sklearn: bundled with
+#: scikit-learn; synthetic: generated; download: no mirror copy, download only.
+KINDS = ("mirror", "sklearn", "synthetic", "download")
 
 
 @lru_cache(maxsize=1)
@@ -38,7 +40,7 @@ def load_registry(registry: str | os.PathLike | Mapping | None = None) -> dict:
 
 def list_datasets(kind: str | None = None, *, registry=None) -> list[str]:
     """Sorted names of the registered datasets, optionally only of one ``kind``
-    (``"mirror"``, ``"sklearn"`` or ``"synthetic"``)."""
+    (``"mirror"``, ``"sklearn"``, ``"synthetic"`` or ``"download"``)."""
     if kind is not None and kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS} or None, got {kind!r}")
     ds = (_packaged() if registry is None else load_registry(registry))["datasets"]

@@ -247,3 +247,16 @@ def test_mirror_dataset_runs_offline(tmp_path):
     n_pos = (agg["alpha_true"] * 700).round().astype(int)
     assert (agg["n_labeled"] == n_pos - (n_pos * 0.5 + 0.5).astype(int)).all()  # round half up
     assert (tmp_path / "results" / "tables" / "flip.auc_pr.per_dataset.md").exists()
+
+
+def test_optional_dataset_skipped_offline_with_one_warning(tmp_path):
+    cfg = yaml.safe_load(yaml.safe_dump(TINY))
+    cfg["download"] = False
+    cfg["experiments"]["tiny"]["datasets"] = [
+        "breast_cancer", {"name": "covtype_binary", "positive": "pu_extra_trees", "optional": True}]
+    write_config(tmp_path, cfg)
+    proc = snakemake(tmp_path, "--cores", "1", "-n")
+    out = proc.stdout + proc.stderr
+    line = "skipped offline: covtype_binary (no mirror copy; set download: true)"
+    assert out.count(line) == 1, out
+    assert "covtype_binary" not in out.replace(line, "")  # no job for it

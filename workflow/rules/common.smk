@@ -5,6 +5,7 @@ import sys
 sys.path.insert(0, workflow.basedir)
 
 from snakemake.exceptions import WorkflowError
+from snakemake.logging import logger
 
 from pu_lib.config import Cell, ConfigError, Grid, validate_config
 
@@ -15,6 +16,9 @@ except ConfigError as exc:
 config.clear()
 config.update(_validated)
 GRID = Grid(config)
+# Offline, optional datasets that are neither in the mirror nor prepared are dropped.
+for _msg in GRID.skip_messages():
+    logger.warning(_msg)
 
 
 wildcard_constraints:

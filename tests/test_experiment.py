@@ -1,0 +1,340 @@
+"""pu_lib.experiment: predefined splits, the true-prior substitution, oracle fit targets
+and the zero-one risks in the result rows (real data: scikit-learn's breast cancer and,
+when the mirror is present, MNIST and thyroid)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pu_lib import methods as methods_mod
+from pu_lib import metrics
+from pu_lib.config import Grid, normalise_dataset_entry, validate_config
+from pu_lib.datasets import prepare_dataset
+from pu_lib.experiment import (
+    PU_RISK_SCENARIO,
+    build_tasks,
+    fit_target,
+    make_label_sets,
+    pu_risk_estimator,
+    pu_risk_scenario,
+    resolve_method_spec,
+    run_repetition,
+)
+from pu_lib.labeling import make_label_set
+
+MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+needs_mirror = pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason=f"no data mirror at {MIRROR}")
+
+
+# --------------------------------------------------------------------------- estimators
+class PriorLogReg:
+    """A small PU estimator with a ``prior`` parameter: logistic regression on the given
+    target; records what it was fitted on. ``prior_`` is the prior it was given."""
+
+    def __init__(self, prior=None, risk="upu", random_state=None):
+        self.prior = prior
+        self.risk = risk
+        self.random_state = random_state
+
+    def fit(self, X, target):
+        from sklearn.linear_model import LogisticRegression
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        self.fit_target_ = np.asarray(target).copy()
+        self.model_ = make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)).fit(X, target)
+        if self.prior is not None:
+            self.prior_ = float(self.prior)
+        return self
+
+    def predict_proba(self, X):
+        return self.model_.predict_proba(X)
+
+    def predict(self, X):
+        return self.model_.predict(X).astype(np.int8)
+
+
+class OracleLogReg(PriorLogReg):
+    """SupervisedET-style oracle: trained on the true classes."""
+
+    _pu_requires_true_labels = True
+
+
+@pytest.fixture()
+def registered(monkeypatch):
+    """Register the two test estimators under method names (the real registry dict)."""
+    monkeypatch.setitem(methods_mod.METHODS, "test_prior_lr", (f"{__name__}:PriorLogReg", False))
+    monkeypatch.setitem(methods_mod.METHODS, "test_oracle_lr", (f"{__name__}:OracleLogReg", False))
+
+
+@pytest.fixture(scope="module")
+def bc_path(tmp_path_factory):
+    d = tmp_path_factory.mktemp("bc")
+    return str(prepare_dataset("breast_cancer", d / "breast_cancer.parquet", cache_dir=d / "cache"))
+
+
+def _config(methods: dict, split: dict, setting=None, metrics_=("f1",)) -> dict:
+    return {
+        "seed": 11,
+        "methods": methods,
+        "experiments": {
+            "e": {
+                "datasets": ["breast_cancer"],
+                "settings": [setting or {"mechanism": "case_control", "n_labeled": 60}],
+                "split": split,
+                "methods": list(methods),
+                "repetitions": 2,
+                "metrics": list(metrics_),
+            }
+        },
+    }
+
+
+def _run(cfg, schema_path, data_path):
+    grid = Grid(validate_config(cfg, schema_path))
+    rows = []
+    for cell in grid.cells():
+        spec = grid.fit_spec(cell)
+        labels = make_label_sets(spec, data_path)
+        rows += [run_repetition(t) for t in build_tasks(spec, data_path, labels)]
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- prior: true
+def test_resolve_method_spec_substitutes_the_true_prior_without_touching_the_spec():
+    y = np.array([1, 0, 0, 1, 0, 0, 0, 0], dtype=np.int8)
+    for flag in (True, "true", "True"):
+        spec = {"method": "x", "params": {"prior": flag, "n": 3}}
+        out, prior = resolve_method_spec(spec, y)
+        assert prior == 0.25 and out["params"] == {"prior": 0.25, "n": 3}
+        assert spec["params"]["prior"] == flag  # the shared spec is not modified
+    assert resolve_method_spec({"method": "x", "params": {"prior": 0.4}}, y)[1] == 0.4
+    spec = {"method": "x", "params": {}}
+    assert resolve_method_spec(spec, y) == (spec, None)
+    assert resolve_method_spec({"method": "x"}, y)[1] is None
+
+
+def test_run_repetition_passes_the_true_prior_and_records_it(registered, schema_path, bc_path):
+    cfg = _config({"plr": {"method": "test_prior_lr", "params": {"prior": True}}}, {"test_size": 0.25})
+    df = _run(cfg, schema_path, bc_path)
+    assert len(df) == 2
+    # prior_given = positive fraction of the training rows = alpha_true
+    assert np.allclose(df["prior_given"], df["alpha_true"])
+    assert np.allclose(df["alpha_hat"], df["alpha_true"])  # the estimator got it as its prior
+    assert (df["fit_on"] == "s").all()
+    assert (df["pu_risk_estimator"] == "upu").all()  # the estimator's `risk` attribute
+    assert np.allclose(df["pu_risk_prior"], df["alpha_true"])
+    assert '"prior": true' in df["method_spec"].iloc[0]  # the config's spec, unchanged
+
+
+def test_config_accepts_prior_true_and_rejects_bad_priors(registered, schema_path):
+    from pu_lib.config import ConfigError
+
+    validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": "true"}}}, {}), schema_path)
+    validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": 0.3}}}, {}), schema_path)
+    for bad in (1.5, "yes", False):
+        with pytest.raises(ConfigError, match=r"methods\.p\.params\.prior"):
+            validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": bad}}}, {}), schema_path)
+
+
+def test_prior_given_is_nan_for_methods_without_one(schema_path, bc_path):
+    cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"test_size": 0.25})
+    df = _run(cfg, schema_path, bc_path)
+    assert df["prior_given"].isna().all()
+    assert np.allclose(df["pu_risk_prior"], df["alpha_true"])  # no prior_: the true prior
+    assert (df["pu_risk_estimator"] == "nnpu").all()
+
+
+# --------------------------------------------------------------------------- oracle
+def test_fit_target_helper():
+    s = np.array([1, 0, 0, 0], dtype=np.int8)
+    y = np.array([1, 1, 0, 0], dtype=np.int8)
+    assert fit_target(PriorLogReg(), s, y) is s
+    assert fit_target(OracleLogReg(), s, y) is y
+    # only the literal True counts
+    odd = PriorLogReg()
+    odd._pu_requires_true_labels = "yes"
+    assert fit_target(odd, s, y) is s
+
+
+def test_oracle_method_is_fitted_on_the_true_classes(registered, schema_path, bc_path):
+    cfg = _config({"oracle": {"method": "test_oracle_lr"}, "pu": {"method": "test_prior_lr"}}, {"test_size": 0.25})
+    df = _run(cfg, schema_path, bc_path)
+    assert set(df.loc[df["method"] == "oracle", "fit_on"]) == {"y"}
+    assert set(df.loc[df["method"] == "pu", "fit_on"]) == {"s"}
+    # a classifier that sees the true classes is far better than one that sees s
+    oracle = df.loc[df["method"] == "oracle", "accuracy"].mean()
+    pu = df.loc[df["method"] == "pu", "accuracy"].mean()
+    assert oracle > 0.9 and oracle > pu
+
+
+# --------------------------------------------------------------------------- zero-one risks
+def test_result_rows_carry_the_zero_one_risks(schema_path, bc_path):
+    cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"test_size": 0.25},
+                  metrics_=("train_pu_risk_01", "test_pn_risk_01"))
+    df = _run(cfg, schema_path, bc_path)
+    assert np.allclose(df["test_pn_risk_01"], 1 - df["accuracy"])
+    assert df["train_pu_risk_01"].between(0, 1).all()
+    assert (df["pu_risk_scenario"] == "single_training_set").all() and (df["scenario"] == "case-control").all()
+
+
+def test_train_pu_risk_matches_a_hand_computation(registered, schema_path, bc_path):
+    """Recompute the training PU risk from the label file and a refitted estimator."""
+    from pu_lib.experiment import load_cell_dataset
+    from pu_lib.methods import make_method
+
+    cfg = _config({"plr": {"method": "test_prior_lr", "params": {"prior": True, "risk": "nnpu"}}},
+                  {"test_size": 0.25})
+    grid = Grid(validate_config(cfg, schema_path))
+    cell = next(grid.cells())
+    spec = grid.fit_spec(cell)
+    labels = make_label_sets(spec, bc_path)
+    task = build_tasks(spec, bc_path, labels)[0]
+    row = run_repetition(task)
+    X, _, _ = load_cell_dataset(spec["dataset"], bc_path, 0)
+    lab = labels[(labels["rep"] == 0) & (labels["split"] == "train")]
+    s, y = lab["s"].to_numpy(), lab["y"].to_numpy()
+    est = make_method({"method": "test_prior_lr", "params": {"prior": float(y.mean()), "risk": "nnpu"}},
+                      random_state=task["seed"]).fit(X[lab["row"].to_numpy()], s)
+    pred = est.predict(X[lab["row"].to_numpy()])
+    pi = y.mean()
+    n_p, n = int(s.sum()), len(s)
+    fn_p = int(((pred == 0) & (s == 1)).sum())
+    pp_p = int(((pred == 1) & (s == 1)).sum())
+    pp_u = int((pred == 1).sum())  # U = all training rows (P is a subset of U)
+    expected = pi * fn_p / n_p + max(0.0, pp_u / n - pi * pp_p / n_p)
+    assert row["train_pu_risk_01"] == pytest.approx(expected)
+    assert row["pu_risk_estimator"] == "nnpu" and row["prior_given"] == pytest.approx(pi)
+
+
+def test_pu_risk_helpers():
+    assert set(PU_RISK_SCENARIO.values()) == {"single_training_set"}
+    assert pu_risk_estimator(PriorLogReg(risk="upu")) == "upu"
+    assert pu_risk_estimator(PriorLogReg(risk="nnpu")) == "nnpu"
+    assert pu_risk_estimator(PriorLogReg(risk="quadratic")) == "nnpu"
+    assert pu_risk_estimator(object()) == "nnpu"
+    assert math.isnan(metrics.evaluate([0, 1], [0.2, 0.9])["train_pu_risk_01"])
+    assert pu_risk_scenario(PriorLogReg(), "case-control") == "single_training_set"
+    assert pu_risk_scenario(PriorLogReg(), "single-training-set") == "single_training_set"
+    est = PriorLogReg()
+    est.scenario = "case_control"  # an estimator that reads s as stacked P and U samples
+    assert pu_risk_scenario(est, "case-control") == "case_control"
+    with pytest.raises(ValueError, match="unknown label-set scenario"):
+        pu_risk_scenario(PriorLogReg(), "mixed")
+
+
+# --------------------------------------------------------------------------- predefined split
+def test_make_label_set_with_a_predefined_split_on_breast_cancer():
+    from sklearn.datasets import load_breast_cancer
+
+    X, target = load_breast_cancer(return_X_y=True)
+    y = (target == 0).astype(np.int8)
+    split = np.where(np.arange(len(y)) < 400, "train", "test")
+    a = make_label_set(X, y, mechanism="case_control", params={"n_labeled": 50}, val_size=0.2,
+                       predefined_split=split, random_state=5)
+    assert set(a.loc[a["split"] == "test", "row"]) == set(range(400, len(y)))
+    tr_val = a.loc[a["split"] != "test", "row"]
+    assert set(tr_val) == set(range(400))
+    # val: a stratified 20% of the 400 training rows, seeded
+    va = a[a["split"] == "val"]
+    n_pos_tr = int(y[:400].sum())
+    assert len(va) == round(0.2 * n_pos_tr) + round(0.2 * (400 - n_pos_tr))
+    b = make_label_set(X, y, mechanism="case_control", params={"n_labeled": 50}, val_size=0.2,
+                       predefined_split=split, random_state=5)
+    pd.testing.assert_frame_equal(a, b)
+    c = make_label_set(X, y, mechanism="case_control", params={"n_labeled": 50}, val_size=0.2,
+                       predefined_split=split, random_state=6)
+    assert not a["row"].equals(c["row"])  # another seed draws another validation part
+    # test_size is ignored with a predefined split
+    d = make_label_set(X, y, mechanism="scar_c", params={"c": 0.5}, test_size=0.5,
+                       predefined_split=split, random_state=5)
+    assert (d["split"] == "test").sum() == len(y) - 400
+    with pytest.raises(ValueError, match="only hold 'train' and 'test'"):
+        make_label_set(X, y, mechanism="scar_c", params={"c": 0.5},
+                       predefined_split=np.where(split == "test", "valid", split))
+    with pytest.raises(ValueError, match="one entry per row"):
+        make_label_set(X, y, mechanism="scar_c", params={"c": 0.5}, predefined_split=split[:10])
+
+
+def test_predefined_split_without_split_column_is_a_config_error(schema_path):
+    from pu_lib.config import ConfigError
+
+    cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"predefined": True})
+    with pytest.raises(ConfigError, match=r"experiments\.e\.split\.predefined: dataset 'breast_cancer'.*no 'split'"):
+        validate_config(cfg, schema_path)
+
+
+def test_make_label_sets_runtime_check_names_the_dataset(bc_path):
+    spec = {
+        "seed": 1, "experiment": "e", "dataset": normalise_dataset_entry("breast_cancer"),
+        "setting": {"mechanism": "scar_c", "c": 0.5}, "setting_id": "scar_c-c0.5",
+        "split": {"predefined": True, "test_size": 0.3, "val_size": 0.0, "max_samples": None,
+                  "evaluate_on": "test"},
+        "repetitions": 1,
+    }
+    with pytest.raises(ValueError, match="'breast_cancer' has no 'split' meta column"):
+        make_label_sets(spec, bc_path)
+
+
+@needs_mirror
+def test_predefined_split_mnist_and_thyroid(tmp_path, schema_path):
+    cfg = {
+        "seed": 3,
+        "methods": {"naive_lr": {"method": "naive", "base": "logistic_regression"}},
+        "experiments": {
+            "pet": {
+                "datasets": [{"name": "mnist", "positive": "pu_extra_trees"},
+                             {"name": "thyroid_ann_uci", "positive": "pu_hellinger"}],
+                "settings": [{"mechanism": "case_control", "n_labeled": 100}],
+                "split": {"predefined": True, "val_size": 0.1},
+                "methods": ["naive_lr"],
+                "repetitions": 1,
+            }
+        },
+    }
+    grid = Grid(validate_config(cfg, schema_path))
+    sizes = {}
+    for did in ("mnist-pos_pu_extra_trees", "thyroid_ann_uci-pos_pu_hellinger"):
+        entry = grid.dataset_entry("pet", did)
+        path = prepare_dataset(entry["name"], tmp_path / f"{entry['name']}.parquet", data_mirror=MIRROR,
+                               cache_dir=tmp_path / "cache", download=False)
+        lab = make_label_sets(grid.label_spec("pet", did, "case_control-n_labeled100"), str(path))
+        sizes[entry["name"]] = lab["split"].value_counts().to_dict()
+        assert int(lab.loc[lab["split"] == "train", "s"].sum()) == 100
+    assert sizes["mnist"]["test"] == 10000
+    assert sizes["mnist"]["train"] + sizes["mnist"]["val"] == 60000
+    assert sizes["mnist"]["val"] == pytest.approx(6000, abs=2)
+    assert sizes["thyroid_ann_uci"]["test"] == 3428
+    assert sizes["thyroid_ann_uci"]["train"] + sizes["thyroid_ann_uci"]["val"] == 3772
+
+
+@needs_mirror
+def test_predefined_auto_mixes_own_and_random_splits(tmp_path, schema_path):
+    cfg = {
+        "seed": 3,
+        "methods": {"naive_lr": {"method": "naive", "base": "logistic_regression"}},
+        "experiments": {
+            "pet": {
+                "datasets": [{"name": "thyroid_ann_uci", "positive": "pu_hellinger"}, "breast_cancer"],
+                "settings": [{"mechanism": "case_control", "n_labeled": 20}],
+                "split": {"predefined": "auto", "test_size": 0.2},
+                "methods": ["naive_lr"],
+                "repetitions": 1,
+            }
+        },
+    }
+    grid = Grid(validate_config(cfg, schema_path))
+    sizes = {}
+    for did in grid.experiments["pet"]["datasets"]:
+        entry = grid.dataset_entry("pet", did)
+        path = prepare_dataset(entry["name"], tmp_path / f"{entry['name']}.parquet", data_mirror=MIRROR,
+                               cache_dir=tmp_path / "cache", download=False)
+        lab = make_label_sets(grid.label_spec("pet", did, "case_control-n_labeled20"), str(path))
+        sizes[entry["name"]] = lab["split"].value_counts().to_dict()
+    assert sizes["thyroid_ann_uci"] == {"train": 3772, "test": 3428}           # its own split
+    assert sizes["breast_cancer"]["test"] == pytest.approx(0.2 * 569, abs=1)    # random 80/20
