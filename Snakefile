@@ -16,6 +16,8 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/labels.smk"
 include: "workflow/rules/fit.smk"
 include: "workflow/rules/report.smk"
+include: "workflow/rules/figures.smk"
+include: "workflow/rules/targets.smk"
 
 
 rule all:

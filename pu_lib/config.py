@@ -82,6 +82,7 @@ def validate_config(config: dict, schema) -> dict:
         raise ConfigError("invalid config:\n  " + "\n  ".join(dict.fromkeys(lines)))
     _fill_defaults(config, schema)
     _semantic_checks(config)
+    _check_targets(config)
     return config
 
 
@@ -185,6 +186,27 @@ def _prior_param_problem(value) -> str:
     if not 0 < float(value) < 1:
         return f"must lie in (0, 1), got {value!r}"
     return ""
+
+
+def _check_targets(config: dict) -> None:
+    for name, t in (config.get("targets") or {}).items():
+        for i, e in enumerate(t.get("experiments", [])):
+            if e not in config["experiments"]:
+                raise ConfigError(f"targets.{name}.experiments[{i}]: unknown experiment {e!r}; "
+                                  f"known: {sorted(config['experiments'])}")
+            for j, m in enumerate(t.get("metrics") or []):
+                if m not in config["experiments"][e]["metrics"]:
+                    raise ConfigError(f"targets.{name}.metrics[{j}]: {m!r} is not a metric of experiment {e!r}")
+        if t.get("importance_maps") and not config.get("importance_maps"):
+            raise ConfigError(f"targets.{name}.importance_maps: needs a top-level importance_maps block")
+    im = config.get("importance_maps")
+    if im:
+        from pu_lib.datasets import get_spec, list_datasets
+
+        if im["dataset"] not in list_datasets():
+            raise ConfigError(f"importance_maps.dataset: unknown dataset {im['dataset']!r}")
+        if get_spec(im["dataset"]).get("n_features") != 784:
+            raise ConfigError(f"importance_maps.dataset: {im['dataset']!r} is not 28 x 28 images (784 features)")
 
 
 def grouping_infeasible(grouping: str, n_datasets: int, n_settings: int, n_methods: int) -> str:

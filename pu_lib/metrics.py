@@ -54,6 +54,8 @@ METRICS: dict[str, dict] = {
     "prior_abs_error": {"greater_is_better": False, "label": "|alpha_hat - alpha|"},
     "train_pu_risk_01": {"greater_is_better": False, "label": "Training PU risk (0-1 loss)"},
     "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
+    # not computed by evaluate(): a column of every result row (PU ET paper, Table 10)
+    "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True},
 }
 
 
@@ -453,7 +455,8 @@ def evaluate(
 
     Returns
     -------
-    dict mapping each key of :data:`METRICS` (same order) to a float. ``auc_roc``
+    dict mapping each key of :data:`METRICS` (same order) to a float, except the
+    ``result_column`` entries (``fit_seconds``), which the experiment records itself. ``auc_roc``
     and ``auc_pr`` are NaN (no exception) when ``y_test`` holds a single class.
     """
     y_test = _labels(y_test, "y_test")
@@ -518,4 +521,4 @@ def evaluate(
         "train_pu_risk_01": train_pu,
         "test_pn_risk_01": pn_risk_01(y_test, y_pred_test),
     }
-    return {k: float(out[k]) for k in METRICS}
+    return {k: float(out[k]) for k in METRICS if not METRICS[k].get("result_column")}

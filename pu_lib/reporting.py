@@ -252,6 +252,14 @@ def _direction(metric: str, greater_is_better):
     return bool(METRICS[metric]["greater_is_better"])
 
 
+def effective_scale(metric: str, scale: float) -> float:
+    """``report.scale`` applies to rates (e.g. 100 for percentages), not to result columns
+    measured in their own units (``fit_seconds``)."""
+    from pu_lib.metrics import METRICS
+
+    return 1.0 if METRICS.get(metric, {}).get("result_column") else float(scale)
+
+
 def _metric_label(metric: str) -> str:
     from pu_lib.metrics import METRICS
 
@@ -335,6 +343,7 @@ def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", **k
         raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables or wide")
     if layout == "auto":
         layout = "wide" if results["setting"].nunique() == 1 else "tables"
+    kw["scale"] = effective_scale(metric, kw.get("scale", 1.0))
     if layout == "wide":
         return [wide_table(results, metric, **kw)]
     return list(per_dataset_tables(results, metric, **kw).values())
@@ -476,7 +485,8 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
     results = results[results["experiment"] == experiment] if "experiment" in results.columns else results
     table, comps = summary_table(
         results, metric, grouping, alpha=options.get("alpha", 0.05), control=options.get("control", "best"),
-        decimals=options.get("decimals", 3), scale=options.get("scale", 1.0), style=options.get("style", "pm"),
+        decimals=options.get("decimals", 3), scale=effective_scale(metric, options.get("scale", 1.0)),
+        style=options.get("style", "pm"),
         methods=methods, datasets=datasets, settings=settings, title_prefix=f"{experiment}: ",
     )
     doc = {

@@ -211,7 +211,8 @@ def test_evaluate_keys_and_values():
     y = rng.integers(0, 2, 400)
     proba = np.clip(0.35 * y + rng.random(400) * 0.65, 0, 1)
     out = m.evaluate(y, proba)
-    assert list(out) == list(m.METRICS)
+    assert list(out) == [k for k in m.METRICS if not m.METRICS[k].get("result_column")]
+    assert "fit_seconds" not in out
     assert all(isinstance(v, float) for v in out.values())
     y_pred = (proba >= 0.5).astype(int)
     assert out["accuracy"] == pytest.approx(skm.accuracy_score(y, y_pred))
@@ -258,10 +259,10 @@ def test_evaluate_single_class_gives_nan_aucs_not_error():
 def test_metrics_table_description():
     assert set(m.METRICS) == {
         "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
-        "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01",
+        "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01", "fit_seconds",
     }
     for name, info in m.METRICS.items():
-        assert set(info) == {"greater_is_better", "label"}
+        assert set(info) - {"result_column"} == {"greater_is_better", "label"}
         assert isinstance(info["greater_is_better"], bool) and info["label"]
     assert m.METRICS["brier"]["greater_is_better"] is False
     assert m.METRICS["prior_abs_error"]["greater_is_better"] is False

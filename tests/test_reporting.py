@@ -264,3 +264,12 @@ def test_perfect_agreement_is_noted():
     md = table.to_markdown()
     assert "| Iman-Davenport p | < 0.0001 | < 0.0001 |" in md
     assert "Every block ranks the methods identically in flip-0.25, flip-0.5: F_F is infinite" in md
+
+
+def test_scale_does_not_apply_to_fit_seconds():
+    from pu_lib.reporting import dataset_tables, effective_scale
+
+    assert effective_scale("accuracy", 100) == 100 and effective_scale("fit_seconds", 100) == 1.0
+    df = _results().assign(fit_seconds=2.5)
+    t = dataset_tables(df[df["setting"] == "flip-0.5"], "fit_seconds", scale=100, decimals=2)[0]
+    assert "| pu_shrf | **<ins>2.50 ± 0.00</ins>** |" in t.to_markdown()

@@ -111,6 +111,8 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     _next_u64(state)  # decorrelate small consecutive seeds
 
     vals = np.empty(n_total, np.float32)
+    # the best feature's node values so far, kept to partition without a second gather
+    best_vals = np.empty(n_total, np.float32)
     # per-sample weights kept in sample order (sequential access in the split scans)
     sa = np.empty(n_total, np.float64)
     su = np.empty(n_total, np.float64)
@@ -186,8 +188,6 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
         best_gain = -np.inf
         best_f = -1
         best_t = 0.0
-        best_wp_l = 0.0
-        best_w_l = 0.0
         n_visited = 0
         n_drawn_const = 0
         n_found = 0
@@ -220,6 +220,7 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
             feats[f_j] = feats[f_i]
             feats[f_i] = f
             n_visited += 1
+            improved = False
 
             if splitter == SPLIT_RANDOM:
                 lo2 = hi
@@ -254,8 +255,7 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                         best_gain = gain
                         best_f = f
                         best_t = t
-                        best_wp_l = wp_l
-                        best_w_l = w_l
+                        improved = True
             else:
                 m = n_node
                 idx = np.argsort(vals[start:end], kind="mergesort")
@@ -276,8 +276,9 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                         best_gain = gain
                         best_f = f
                         best_t = 0.5 * (float(x0) + float(x1))
-                        best_wp_l = wp_l
-                        best_w_l = w_l
+                        improved = True
+            if improved:  # keep this feature's values: swap the buffers, no copy
+                vals, best_vals = best_vals, vals
 
         # restore the ancestors' constants order; record this node's new constants
         for k in range(n_known):
@@ -289,14 +290,23 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
         if best_f < 0:
             continue  # all features constant (or no admissible split): leaf
 
-        # ---- partition samples[start:end] (and their weights) by X[:, best_f] <= best_t
-        col = Xf[:, best_f]
+        # ---- partition samples[start:end] (with their weights and values) by x <= best_t,
+        # summing the children's weights directly (not parent - left), so that e.g. a
+        # child without labeled rows has Wp exactly 0 and its purity is detected exactly
+        wp_l = 0.0
+        w_l = 0.0
+        wp_r = 0.0
+        w_r = 0.0
         i = start
         j = end - 1
         while i <= j:
-            if col[samples[i]] <= best_t:
+            if best_vals[i] <= best_t:
+                wp_l += sa[i]
+                w_l += su[i]
                 i += 1
             else:
+                wp_r += sa[i]
+                w_r += su[i]
                 tmp_s = samples[i]
                 samples[i] = samples[j]
                 samples[j] = tmp_s
@@ -306,20 +316,11 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 tmp_w = su[i]
                 su[i] = su[j]
                 su[j] = tmp_w
+                tmp_v = best_vals[i]
+                best_vals[i] = best_vals[j]
+                best_vals[j] = tmp_v
                 j -= 1
         pos = i
-        # children's weights summed directly (not parent - left), so that e.g. a child
-        # without labeled rows has Wp exactly 0 and its purity is detected exactly
-        wp_l = 0.0
-        w_l = 0.0
-        for k in range(start, pos):
-            wp_l += sa[k]
-            w_l += su[k]
-        wp_r = 0.0
-        w_r = 0.0
-        for k in range(pos, end):
-            wp_r += sa[k]
-            w_r += su[k]
         feature[node] = best_f
         threshold[node] = best_t
         rr_arr[node] = split_gain(crit, risk, wp_l, w_l, wp_r, w_r)

@@ -50,24 +50,54 @@ def fit_files(wildcards):
     return cell_files(wildcards.experiment)
 
 
+def experiment_outputs(exp, metrics=None):
+    """Tables, tests and figures of one experiment (all its metrics unless given)."""
+    out = []
+    for metric in metrics or GRID.metrics(exp):
+        for ext in ("md", "tex", "csv", "html"):
+            out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")
+        for grouping in GRID.groupings(exp):
+            stem = f"{exp}.{metric}.{grouping}"
+            out.append(f"results/stats/{stem}.json")
+            for ext in ("md", "tex", "csv", "html"):
+                out.append(f"results/tables/{stem}.{ext}")
+            for fig in ("cd", "ranks"):
+                for ext in ("png", "pdf"):
+                    out.append(f"results/figures/{fig}_{stem}.{ext}")
+    return out
+
+
+IMPORTANCE_MAPS = [
+    f"results/figures/importance_maps_{kind}.{ext}"
+    for kind in ("raw", "normalized")
+    for ext in ("png", "pdf")
+] + ["results/importance_maps/importances.npz"]
+
+
+def target_outputs(name):
+    """Inputs of a named target (config `targets`): experiments skipped offline are left out."""
+    t = config["targets"][name]
+    out = []
+    for exp in t["experiments"]:
+        if exp in GRID.experiments:
+            out.append(f"results/aggregate/{exp}.parquet")
+            out.extend(experiment_outputs(exp, t.get("metrics")))
+    if t["importance_maps"]:
+        out.extend(IMPORTANCE_MAPS)
+    return out
+
+
 def all_outputs():
     """Every cell's result file (so deleting one reruns that job and its downstream),
-    every experiment's aggregate, and every table."""
+    every experiment's aggregate, tables, tests and figures, and the importance maps
+    when configured."""
     out = []
     for exp in GRID.experiments:
         out.extend(cell_files(exp))
         out.append(f"results/aggregate/{exp}.parquet")
-        for metric in GRID.metrics(exp):
-            for ext in ("md", "tex", "csv", "html"):
-                out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")
-            for grouping in GRID.groupings(exp):
-                stem = f"{exp}.{metric}.{grouping}"
-                out.append(f"results/stats/{stem}.json")
-                for ext in ("md", "tex", "csv", "html"):
-                    out.append(f"results/tables/{stem}.{ext}")
-                for fig in ("cd", "ranks"):
-                    for ext in ("png", "pdf"):
-                        out.append(f"results/figures/{fig}_{stem}.{ext}")
+        out.extend(experiment_outputs(exp))
+    if config["importance_maps"]:
+        out.extend(IMPORTANCE_MAPS)
     return out
 
 

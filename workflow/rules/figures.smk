@@ -1,0 +1,34 @@
+rule importance_maps:
+    """PU Extra Trees paper Figures 2-4: risk-reduction importance maps of PU ET (nnPU,
+    quadratic) and PN ET (Gini) per MNIST digit, raw and normalised."""
+    input:
+        lambda wildcards: f"results/data/{config['importance_maps']['dataset']}.parquet",
+    output:
+        raw_png=report(
+            "results/figures/importance_maps_raw.png",
+            caption="../report/importance_maps.rst",
+            category="importance maps",
+        ),
+        raw_pdf="results/figures/importance_maps_raw.pdf",
+        norm_png=report(
+            "results/figures/importance_maps_normalized.png",
+            caption="../report/importance_maps.rst",
+            category="importance maps",
+        ),
+        norm_pdf="results/figures/importance_maps_normalized.pdf",
+        npz="results/importance_maps/importances.npz",
+    params:
+        options=lambda wildcards: config["importance_maps"],
+        seed=config["seed"],
+        config_files=", ".join(str(f) for f in workflow.configfiles) or "(none)",
+    threads: config["dask"]["threads"]
+    resources:
+        mem_mb=config["dask"]["mem_mb"],
+    log:
+        "logs/importance_maps/importance_maps.log",
+    benchmark:
+        "results/benchmarks/importance_maps/importance_maps.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/importance_maps.py"
