@@ -1,7 +1,8 @@
 """The compiled tree builder and predictor (numba, no per-node Python).
 
-One function, :func:`build_tree`, grows a tree depth first over a column-major float32
-``X`` and the per-example weights of :mod:`pu_lib.trees._criteria`; it returns the tree
+One function, :func:`build_tree`, grows a tree depth first over a float32 ``X``
+(either layout; see ``FORTRAN_COPY_MAX_BYTES`` in :mod:`._classes`) and the per-example
+weights of :mod:`pu_lib.trees._criteria`; it returns the tree
 as flat arrays (node ``i``'s children, feature, threshold, value v*, weights, sample
 count, risk and risk reduction), like scikit-learn's ``Tree``. Two splitters share it:
 
@@ -37,6 +38,8 @@ SPLIT_RANDOM = 0
 SPLIT_BEST = 1
 THRESH_UNIFORM = 0
 THRESH_AUTHORS = 1
+DRAW_NONCONSTANT = 0
+DRAW_ANY = 1
 
 TREE_LEAF = -1
 
@@ -85,10 +88,14 @@ def _random_threshold(state, rule, lo, lo2, hi2, hi):
 
 @njit(cache=True, nogil=True)
 def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds, max_depth,
-               min_samples_split, min_samples_leaf, threshold_rule, seed):
-    """Grow one tree. ``Xf``: (n, d) float32, column-major; ``a``, ``u``: float64 weights;
+               min_samples_split, min_samples_leaf, threshold_rule, seed, draw_rule=0):
+    """Grow one tree. ``Xf``: (n, d) float32 (any layout; C order in practice); ``a``, ``u``: float64 weights;
     ``samples_in``: row indices of the training sample (repeats allowed, e.g. bootstrap);
-    ``max_depth < 0`` means unlimited. Returns the node arrays, trimmed to the node count.
+    ``max_depth < 0`` means unlimited. ``draw_rule``: ``DRAW_NONCONSTANT`` (0, the paper's
+    Algorithm 5) evaluates ``max_features`` features that are not constant in the node;
+    ``DRAW_ANY`` (1, scikit-learn's splitters) stops after ``max_features`` draws, constant
+    ones included, unless no non-constant feature has been found yet. Returns the node
+    arrays, trimmed to the node count.
     """
     n_total = samples_in.shape[0]
     d = Xf.shape[1]
@@ -189,10 +196,14 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
         best_f = -1
         best_t = 0.0
         n_visited = 0
+        n_draws = 0
         n_drawn_const = 0
         n_found = 0
         f_i = d
-        while f_i > n_known + n_found and n_visited < max_features:
+        while f_i > n_known + n_found and (
+                n_visited < max_features if draw_rule == DRAW_NONCONSTANT
+                else (n_draws < max_features or n_visited == 0)):
+            n_draws += 1
             f_j = n_drawn_const + _randint(state, f_i - n_found - n_drawn_const)
             if f_j < n_known:
                 tmp = feats[n_drawn_const]

@@ -59,7 +59,7 @@ def fit_one(Xf, a, u, params: dict, seed: int, bootstrap: bool) -> Tree:
     arrays = build_tree(
         Xf, a, u, samples, params["crit"], params["splitter"], params["max_features"], params["n_thresholds"],
         params["max_depth"], params["min_samples_split"], params["min_samples_leaf"], params["threshold_rule"],
-        np.uint64(seed),
+        np.uint64(seed), params.get("draw_rule", 0),
     )
     return Tree(*arrays)
 
