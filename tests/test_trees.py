@@ -514,3 +514,31 @@ def test_importance_maps_on_digits(tmp_path):
     fig = importance_figure(imp, "normalized", shape=(8, 8))
     save_figure(fig, [tmp_path / "m.png"])
     assert (tmp_path / "m.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_feature_draw_rules():
+    X, y, s = pu_data()
+    # without constant features the two rules draw and evaluate the same features
+    a = PNExtraTreesClassifier(n_estimators=3, feature_draw="any", max_features=2, random_state=4).fit(X, y)
+    b = PNExtraTreesClassifier(n_estimators=3, feature_draw="nonconstant", max_features=2, random_state=4).fit(X, y)
+    for ta, tb in zip(a.estimators_, b.estimators_):
+        trees_equal(ta, tb)
+    # with many constant features, scikit-learn's rule evaluates fewer features per node
+    Xc = np.hstack([X, np.zeros((len(X), 30), np.float32)])
+    a = PNExtraTreesClassifier(n_estimators=5, feature_draw="any", max_features=6, random_state=4).fit(Xc, y)
+    b = PNExtraTreesClassifier(n_estimators=5, feature_draw="nonconstant", max_features=6, random_state=4).fit(Xc, y)
+    assert any(ta.node_count != tb.node_count for ta, tb in zip(a.estimators_, b.estimators_))
+    assert PUExtraTreesClassifier().feature_draw == "nonconstant"      # the paper's Algorithm 5
+    assert PNExtraTreesClassifier().feature_draw == "any"              # scikit-learn's ExtraTrees
+    with pytest.raises(ValueError, match="feature_draw"):
+        PUExtraTreesClassifier(prior=0.5, feature_draw="all").fit(X, s)
+
+
+def test_layout_does_not_change_the_forest():
+    X, y, s = pu_data()
+    a = PUExtraTreesClassifier(n_estimators=4, prior=y.mean(), random_state=9).fit(np.ascontiguousarray(X), s)
+    b = PUExtraTreesClassifier(n_estimators=4, prior=y.mean(), random_state=9).fit(np.asfortranarray(X), s)
+    c = PUExtraTreesClassifier(n_estimators=4, prior=y.mean(), random_state=9).fit(X.astype(np.float64), s)
+    for ta, tb, tc in zip(a.estimators_, b.estimators_, c.estimators_):
+        trees_equal(ta, tb)
+        trees_equal(ta, tc)

@@ -8,6 +8,7 @@ import sys
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import yaml
@@ -260,3 +261,65 @@ def test_optional_dataset_skipped_offline_with_one_warning(tmp_path):
     line = "skipped offline: covtype_binary (no mirror copy; set download: true)"
     assert out.count(line) == 1, out
     assert "covtype_binary" not in out.replace(line, "")  # no job for it
+
+
+@pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason="needs the dataset mirror beside the repository")
+def test_named_targets_and_importance_maps(tmp_path):
+    """A paper-style config: PU ET methods with the true prior, a named target per table,
+    the importance-maps rule, and an optional download-only dataset skipped offline."""
+    cfg = {
+        "seed": 5,
+        "data_mirror": str(MIRROR),
+        "download": False,
+        "dask": {"threads": 2, "mem_mb": 2000},
+        "methods": {
+            "pu_et": {"method": "pu_extra_trees", "params": {"n_estimators": 5, "prior": True}},
+            "naive_et": {"method": "naive_pu_et", "params": {"n_estimators": 5}},
+            "sup_et": {"method": "supervised_et", "params": {"n_estimators": 5}},
+        },
+        "experiments": {
+            "pet": {
+                "datasets": [{"name": "yeast6", "positive": "pu_hellinger"},
+                             {"name": "thyroid_ann_uci", "positive": "pu_hellinger"},
+                             {"name": "covtype_binary", "positive": "pu_extra_trees", "optional": True}],
+                "settings": [{"mechanism": "case_control", "n_labeled": 20}],
+                "split": {"predefined": "auto", "test_size": 0.3},
+                "methods": ["pu_et", "naive_et", "sup_et"],
+                "repetitions": 2,
+                "metrics": ["accuracy", "f1", "train_pu_risk_01", "fit_seconds"],
+                "report": {"scale": 100, "decimals": 1, "style": "paren"},
+            },
+            "other": {
+                "datasets": ["breast_cancer"],
+                "settings": [{"mechanism": "scar_c", "c": 0.5}],
+                "methods": ["naive_et"],
+                "repetitions": 1,
+            },
+        },
+        "importance_maps": {"dataset": "mnist_5k_subset", "digits": [0, 1], "n_labeled": 50, "n_estimators": 3},
+        "targets": {
+            "table_a": {"experiments": ["pet"], "metrics": ["accuracy", "f1"]},
+            "figure_b": {"importance_maps": True},
+        },
+    }
+    write_config(tmp_path, cfg)
+    proc = snakemake(tmp_path, "table_a", "figure_b", "--cores", "2")
+    out = proc.stdout + proc.stderr
+    assert "skipped offline: covtype_binary (no mirror copy; set download: true)" in out
+    tables = tmp_path / "results" / "tables"
+    assert (tables / "pet.accuracy.setting.md").exists() and (tables / "pet.f1.per_dataset.md").exists()
+    assert not (tables / "pet.fit_seconds.per_dataset.md").exists()     # not part of the target
+    assert not (tmp_path / "results" / "aggregate" / "other.parquet").exists()
+    md = (tables / "pet.accuracy.per_dataset.md").read_text()
+    assert "| pu_et |" in md and "| sup_et |" in md and " (" in md       # "mean (sd)" percentages
+    agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "pet.parquet")
+    assert set(agg["dataset_name"]) == {"yeast6", "thyroid_ann_uci"}
+    pu = agg[agg["method"] == "pu_et"]
+    np.testing.assert_allclose(pu["prior_given"], pu["alpha_true"])          # prior: true
+    assert (agg.loc[agg["method"] == "sup_et", "fit_on"] == "y").all()      # the oracle sees y
+    # thyroid has its own split (3772 / 3428), yeast6 a random 70/30 split
+    assert set(agg.loc[agg["dataset_name"] == "thyroid_ann_uci", "n_train"]) == {3772}
+    for kind in ("raw", "normalized"):
+        assert (tmp_path / "results" / "figures" / f"importance_maps_{kind}.png").read_bytes()[:4] == b"\x89PNG"
+    npz = np.load(tmp_path / "results" / "importance_maps" / "importances.npz")
+    assert npz["0_pu_raw"].shape == (784,)
