@@ -260,6 +260,10 @@ def effective_scale(metric: str, scale: float) -> float:
     return 1.0 if METRICS.get(metric, {}).get("result_column") else float(scale)
 
 
+def _ms(style: str) -> str:
+    return "mean (sd)" if style == "paren" else "mean ± sd"
+
+
 def _metric_label(metric: str) -> str:
     from pu_lib.metrics import METRICS
 
@@ -307,7 +311,7 @@ def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=
         tables[ds] = PaperTable(
             metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals,
             scale=scale, style=style,
-            title=f"{title_prefix}{_metric_label(metric)} on {ds} (mean ± sd over repetitions)",
+            title=f"{title_prefix}{_metric_label(metric)} on {ds} ({_ms(style)} over repetitions)",
         )
     return tables
 
@@ -332,7 +336,7 @@ def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, de
     where = f" ({st_order[0]})" if one_setting else ""
     return PaperTable(metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals,
                       scale=scale, style=style,
-                      title=f"{title_prefix}{_metric_label(metric)} per data set{where} (mean ± sd over repetitions)")
+                      title=f"{title_prefix}{_metric_label(metric)} per data set{where} ({_ms(style)} over repetitions)")
 
 
 def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", **kw) -> list:
@@ -416,7 +420,7 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
     table = PaperTable(
         metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals, scale=scale,
         style=style, not_worse=nw, pvalues=pvalues, notes=notes,
-        title=(f"{title_prefix}{_metric_label(metric)}: mean ± sd over {over} "
+        title=(f"{title_prefix}{_metric_label(metric)}: {_ms(style)} over {over} "
                f"(per-{('data-set' if grouping == 'setting' else 'pair')} means over repetitions); "
                f"Holm vs best at {alpha:g}"),
     )
