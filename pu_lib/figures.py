@@ -7,7 +7,7 @@ The figures draw a :class:`pu_lib.stats.Comparison` (see :func:`pu_lib.stats.com
   section 3.2.2 and Figures 1-2;
 * :func:`rank_plot` / :func:`rank_plots`: the per-block ranks behind the average ranks
   (box plots and a heat map of the rank matrix);
-* :func:`placeholder_figure`: a stand-in when no comparison can be computed;
+* :func:`notice_figure`: a figure stating why no comparison could be computed;
 * :func:`save_figure`: atomic output to one or more files (format from the suffix).
 
 matplotlib is imported inside the functions only, so importing this module is cheap and
@@ -37,7 +37,7 @@ __all__ = [
     "rank_plot",
     "rank_plots",
     "save_figure",
-    "placeholder_figure",
+    "notice_figure",
 ]
 
 # ----------------------------------------------------------------- CD diagram geometry
@@ -503,7 +503,7 @@ def rank_plots(comparisons: dict, suptitle: str | None = None):
 
 # --------------------------------------------------------------------------- misc
 
-def placeholder_figure(message: str):
+def notice_figure(message: str):
     """A small figure showing ``message`` centred, in place of a diagram that cannot be
     drawn (e.g. a comparison with fewer than 2 complete blocks)."""
     from matplotlib.figure import Figure

@@ -509,8 +509,8 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
     label = _metric_label(metric)
     if not valid:
         reasons = "; ".join(f"{c}: {v}" for c, v in comps.items())
-        cd_fig = figures.placeholder_figure(f"{experiment} / {label}: no test possible\n{reasons}")
-        rank_fig = figures.placeholder_figure(f"{experiment} / {label}: no ranks\n{reasons}")
+        cd_fig = figures.notice_figure(f"{experiment} / {label}: no test possible\n{reasons}")
+        rank_fig = figures.notice_figure(f"{experiment} / {label}: no ranks\n{reasons}")
     elif grouping == "all":
         comp = valid["all"]
         p = _fmt_p(comp.friedman.f_pvalue)

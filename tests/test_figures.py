@@ -9,7 +9,7 @@ import pytest
 from pu_lib.figures import (
     cd_diagram,
     cd_diagrams,
-    placeholder_figure,
+    notice_figure,
     rank_plot,
     rank_plots,
     save_figure,
@@ -145,8 +145,8 @@ def test_save_figure_atomic(demsar, tmp_path):
     assert sorted(p.name for p in out.iterdir()) == ["cd.pdf", "cd.png"]
 
 
-def test_placeholder(tmp_path):
-    fig = placeholder_figure("fewer than 2 blocks")
+def test_notice_figure(tmp_path):
+    fig = notice_figure("fewer than 2 blocks")
     assert "fewer than 2 blocks" in _texts(fig)
     save_figure(fig, tmp_path / "p.png")
     assert (tmp_path / "p.png").stat().st_size > 0
