@@ -12,6 +12,17 @@ from pathlib import Path
 from typing import Iterator
 
 
+def _default_mode() -> int:
+    """0o666 minus the process umask: what ``open(path, "w")`` would give (mkstemp's
+    temporary files are 0o600, which would make every output private)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+_MODE = _default_mode()
+
+
 @contextlib.contextmanager
 def atomic_path(path: str | os.PathLike, suffix: str | None = None) -> Iterator[Path]:
     """Yield a temporary path beside ``path``; rename it to ``path`` on success.
@@ -27,6 +38,8 @@ def atomic_path(path: str | os.PathLike, suffix: str | None = None) -> Iterator[
     tmp_path = Path(tmp)
     try:
         yield tmp_path
+        if tmp_path.exists():
+            os.chmod(tmp_path, _MODE)
         os.replace(tmp_path, path)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):

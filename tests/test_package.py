@@ -34,3 +34,24 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
             tmp.write_text("half")
             raise RuntimeError("boom")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_atomic_outputs_get_the_usual_file_mode(tmp_path):
+    import os
+
+    from pu_lib._io import write_text_atomic
+
+    mask = os.umask(0o022)
+    try:
+        import importlib
+
+        import pu_lib._io as io_mod
+
+        importlib.reload(io_mod)
+        io_mod.write_text_atomic("x", tmp_path / "a.txt")
+        assert (tmp_path / "a.txt").stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(mask)
+        importlib.reload(io_mod)
+    write_text_atomic("y", tmp_path / "b.txt")
+    assert (tmp_path / "b.txt").read_text() == "y"
