@@ -87,6 +87,21 @@ def _random_threshold(state, rule, lo, lo2, hi2, hi):
 
 
 @njit(cache=True, nogil=True)
+def _push(top, st_start, st_end, st_depth, st_parent, st_isleft, st_wp, st_w, st_known,
+          start, end, depth, parent, is_left, wp, w, known):
+    """Push one node onto the builder's explicit stack; returns the new stack size."""
+    st_start[top] = start
+    st_end[top] = end
+    st_depth[top] = depth
+    st_parent[top] = parent
+    st_isleft[top] = is_left
+    st_wp[top] = wp
+    st_w[top] = w
+    st_known[top] = known
+    return top + 1
+
+
+@njit(cache=True, nogil=True)
 def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds, max_depth,
                min_samples_split, min_samples_leaf, threshold_rule, seed, draw_rule=0):
     """Grow one tree. ``Xf``: (n, d) float32 (any layout; C order in practice); ``a``, ``u``: float64 weights;
@@ -147,15 +162,8 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     for i in range(n_total):
         wp0 += sa[i]
         w0 += su[i]
-    st_start[0] = 0
-    st_end[0] = n_total
-    st_depth[0] = 0
-    st_parent[0] = -1
-    st_isleft[0] = 0
-    st_wp[0] = wp0
-    st_w[0] = w0
-    st_known[0] = 0
-    top = 1
+    top = _push(0, st_start, st_end, st_depth, st_parent, st_isleft, st_wp, st_w, st_known,
+                0, n_total, 0, -1, 0, wp0, w0, 0)
     node_count = 0
 
     while top > 0:
@@ -337,24 +345,10 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
         rr_arr[node] = split_gain(crit, risk, wp_l, w_l, wp_r, w_r)
 
         # push right first so that the left subtree gets the next node ids
-        st_start[top] = pos
-        st_end[top] = end
-        st_depth[top] = depth + 1
-        st_parent[top] = node
-        st_isleft[top] = 0
-        st_wp[top] = wp_r
-        st_w[top] = w_r
-        st_known[top] = child_known
-        top += 1
-        st_start[top] = start
-        st_end[top] = pos
-        st_depth[top] = depth + 1
-        st_parent[top] = node
-        st_isleft[top] = 1
-        st_wp[top] = wp_l
-        st_w[top] = w_l
-        st_known[top] = child_known
-        top += 1
+        top = _push(top, st_start, st_end, st_depth, st_parent, st_isleft, st_wp, st_w, st_known,
+                    pos, end, depth + 1, node, 0, wp_r, w_r, child_known)
+        top = _push(top, st_start, st_end, st_depth, st_parent, st_isleft, st_wp, st_w, st_known,
+                    start, pos, depth + 1, node, 1, wp_l, w_l, child_known)
 
     k = node_count
     return (left[:k].copy(), right[:k].copy(), feature[:k].copy(), threshold[:k].copy(), value[:k].copy(),

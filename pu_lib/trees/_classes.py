@@ -306,10 +306,6 @@ class PUDecisionTreeClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixi
         self.tree_ = self.estimators_[0]
         return self
 
-    def predict_proba(self, X):
-        """The leaf's v* clipped to [0, 1]."""
-        return super().predict_proba(X)
-
 
 class PUExtraTreesClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixin, BaseEstimator):
     """PU Extra Trees (Wilton et al. 2022, Section 4 and Algorithms 3-5).
