@@ -21,9 +21,11 @@ The paper's protocol can be written either way: ``(X, s)`` single-training-set, 
 labeled rows stacked on top of all rows, labeled ``[1]*n_p + [0]*n``, case-control, with
 the same prior. Both give the same node weights and hence the same trees (tested).
 
-``prior`` may also be an estimator with ``fit(X, s)`` and a ``prior_`` attribute (for
-case-control, ``alpha_``: the positive fraction among the unlabeled); it is cloned and
-fitted on the training data inside ``fit``.
+``prior`` may also be the name of a prior estimator of :mod:`pu_lib.prior` (``"tice"``,
+``"pulscar"``, ``"pulsnar"``, ``"elkan_noto"``) or an estimator with ``fit(X, s)`` and a
+``prior_`` attribute (for case-control, ``alpha_``: the positive fraction among the
+unlabeled); it is cloned and fitted on the training data inside ``fit``
+(``prior_estimator_`` keeps it; None when ``prior`` is a number).
 """
 
 from __future__ import annotations
@@ -135,19 +137,18 @@ def _fit_layout(Xv, column_major: bool):
     return Xv if (Xv.flags.f_contiguous or Xv.flags.c_contiguous) else np.ascontiguousarray(Xv)
 
 
-def _resolve_prior(prior, X, s, scenario):
-    if prior is None:
-        raise ValueError(
-            "prior is required: the class prior pi (a number in (0, 1)) or a prior estimator "
-            "with fit(X, s) and prior_"
-        )
-    if hasattr(prior, "fit") and not isinstance(prior, (numbers.Real, str)):
-        est = clone(prior).fit(X, s)
-        attr = "alpha_" if scenario == "case_control" else "prior_"
-        if not hasattr(est, attr):
-            raise ValueError(f"prior estimator {type(est).__name__} has no {attr} after fit (needed for {scenario})")
-        return check_prior(getattr(est, attr), f"prior estimated by {type(est).__name__}")
-    return check_prior(prior)
+def _resolve_prior(prior, X, s, scenario, random_state=None, n_jobs=None):
+    """``(prior, fitted prior estimator or None)`` from the ``prior`` parameter: a number,
+    a registered prior-estimator name (``"tice"``, ``"pulscar"``, ...) or an estimator;
+    see :func:`pu_lib.prior.resolve_prior`. The estimator's seed is derived from the
+    classifier's ``random_state``."""
+    from pu_lib._seeding import derive_seed
+    from pu_lib._seeding import seed_to_int
+    from pu_lib.prior import resolve_prior
+
+    seed = seed_to_int(random_state)
+    est_seed = None if seed is None else derive_seed(seed, "prior_estimator")
+    return resolve_prior(prior, X, s, scenario, random_state=est_seed, n_jobs=n_jobs)
 
 
 def pu_weights(s, prior: float, scenario: str):
@@ -247,13 +248,15 @@ class _PUTreeParams:
             raise ValueError(f"scenario must be one of {SCENARIOS}, got {self.scenario!r}")
         crit = _pu_criterion(self.risk, self.loss)
         params = _tree_params(self, crit, splitter, Xv.shape[1])
-        prior = _resolve_prior(self.prior, Xv, s, self.scenario)
+        prior, prior_est = _resolve_prior(self.prior, Xv, s, self.scenario, self.random_state,
+                                          getattr(self, "n_jobs", None))
         a, u = pu_weights(s, prior, self.scenario)
         Xf = _fit_layout(Xv, column_major=True)
         seeds = _tree_seeds(self.random_state, n_trees)
         trees = fit_trees(Xf, a, u, params, seeds, n_jobs=getattr(self, "n_jobs", None),
                           use_dask=getattr(self, "use_dask", False), bootstrap=bootstrap)
         self.prior_ = prior
+        self.prior_estimator_ = prior_est
         self.n_features_in_ = Xv.shape[1]
         self.classes_ = np.array([0, 1])
         self.estimators_ = trees

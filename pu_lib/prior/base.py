@@ -1,0 +1,251 @@
+"""Common interface of the class-prior estimators in :mod:`pu_lib.prior`.
+
+Three quantities describe how many positives hide in PU data ``(X, s)`` with
+``n`` rows of which ``n_l`` are labeled (``s = 1``) and ``n_u = n - n_l`` unlabeled;
+``l = n_l / n = Pr(s = 1)`` is the labeled fraction:
+
+* ``alpha_`` -- the fraction of positives **among the unlabeled** rows,
+  ``Pr(y = 1 | s = 0)`` (PULSNAR's alpha; the class prior of U);
+* ``prior_`` -- the class prior of the **whole sample**, ``Pr(y = 1)``;
+* ``c_`` -- the label frequency ``Pr(s = 1 | y = 1)``.
+
+Since labeled rows are positive, ``n_pos = n_l + alpha n_u``, so for the sample at hand
+
+    prior = l + alpha (1 - l),        c = l / prior,        alpha = (prior - l) / (1 - l).
+
+These are the conversions of the Bekker thesis, section 2.1.5:
+
+* **single-training-set scenario** (one i.i.d. sample, some positives labeled): the class
+  prior of the population is ``prior_``, and ``c = Pr(s=1) / prior`` is eq. 2.5;
+* **case-control scenario** (the labeled positives and an i.i.d. unlabeled sample drawn
+  separately): the class prior of the population is the prior of U, ``alpha_``; eq. 2.6,
+  ``c = Pr(s=1) / (alpha (1 - Pr(s=1)) + Pr(s=1))``, and eq. 2.7,
+  ``alpha = (1 - c) / c * Pr(s=1) / (1 - Pr(s=1))``, are the same relations written with
+  ``alpha`` (``c`` there is the label frequency of the pooled data).
+
+So every estimator, whichever quantity it estimates natively (TIcE and Elkan-Noto: ``c``;
+PULSCAR/PULSNAR: ``alpha``), exposes all three, and :func:`population_prior` picks the
+one a classifier needs for its scenario.
+
+Estimates are clipped to the feasible region: ``alpha_`` in [0, 1], hence ``prior_`` in
+[l, 1] and ``c_`` in [l, 1]. The unclipped value, when it differed, is kept in
+``raw_estimate_`` (the native quantity) for diagnosis.
+"""
+
+from __future__ import annotations
+
+import importlib
+import numbers
+
+import numpy as np
+from sklearn.base import BaseEstimator, clone
+
+from pu_lib._validation import check_prior, check_X_s
+
+__all__ = [
+    "PRIOR_ESTIMATORS",
+    "BasePriorEstimator",
+    "SCENARIOS",
+    "alpha_from_c",
+    "alpha_from_prior",
+    "c_from_alpha",
+    "make_prior_estimator",
+    "population_prior",
+    "prior_from_alpha",
+    "resolve_prior",
+]
+
+#: scenario names, as used by the PU classifiers (``scenario=`` parameter)
+SCENARIOS = ("single_training_set", "case_control")
+
+#: name -> "module:Class" of every registered prior estimator (``prior="tice"`` etc.)
+PRIOR_ESTIMATORS: dict[str, str] = {
+    "tice": "pu_lib.prior.tice:TIcE",
+    "pulscar": "pu_lib.prior.pulsnar:PULSCAR",
+    "pulsnar": "pu_lib.prior.pulsnar:PULSNAR",
+    "elkan_noto": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
+    "elkan_noto_e1": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
+    "elkan_noto_e2": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
+    "elkan_noto_e3": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
+}
+_NAME_PARAMS = {
+    "elkan_noto_e1": {"c_estimator": "e1"},
+    "elkan_noto_e2": {"c_estimator": "e2"},
+    "elkan_noto_e3": {"c_estimator": "e3"},
+}
+
+
+def _fraction(v, name):
+    if isinstance(v, bool) or not isinstance(v, (numbers.Real, np.floating, np.integer)):
+        raise ValueError(f"{name} must be a number, got {v!r}")
+    v = float(v)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {v!r}")
+    return v
+
+
+def _labeled_fraction(lf):
+    lf = _fraction(lf, "labeled_fraction")
+    if not 0.0 < lf < 1.0:
+        raise ValueError(f"labeled_fraction must lie in the open interval (0, 1), got {lf!r}")
+    return lf
+
+
+def prior_from_alpha(alpha, labeled_fraction) -> float:
+    """Whole-sample prior ``l + alpha (1 - l)`` from the fraction ``alpha`` of positives
+    among the unlabeled (``l`` = labeled fraction)."""
+    lf = _labeled_fraction(labeled_fraction)
+    a = _fraction(alpha, "alpha")
+    if not 0.0 <= a <= 1.0:
+        raise ValueError(f"alpha must lie in [0, 1], got {alpha!r}")
+    return lf + a * (1.0 - lf)
+
+
+def alpha_from_prior(prior, labeled_fraction) -> float:
+    """Fraction of positives among the unlabeled, ``(prior - l) / (1 - l)``; the prior
+    of the sample must be at least the labeled fraction ``l``."""
+    lf = _labeled_fraction(labeled_fraction)
+    p = _fraction(prior, "prior")
+    if not lf - 1e-12 <= p <= 1.0 + 1e-12:
+        raise ValueError(f"prior {p!r} must lie in [labeled_fraction, 1] = [{lf}, 1]")
+    return float(np.clip((p - lf) / (1.0 - lf), 0.0, 1.0))
+
+
+def c_from_alpha(alpha, labeled_fraction) -> float:
+    """Label frequency from ``alpha`` (thesis eq. 2.6): ``l / (alpha (1 - l) + l)``."""
+    lf = _labeled_fraction(labeled_fraction)
+    return lf / prior_from_alpha(alpha, lf)
+
+
+def alpha_from_c(c, labeled_fraction) -> float:
+    """``alpha`` from the label frequency (thesis eq. 2.7): ``(1-c)/c * l/(1-l)``;
+    ``c`` must lie in [l, 1]."""
+    lf = _labeled_fraction(labeled_fraction)
+    c = _fraction(c, "c")
+    if not lf - 1e-12 <= c <= 1.0 + 1e-12:
+        raise ValueError(f"c {c!r} must lie in [labeled_fraction, 1] = [{lf}, 1]")
+    return float(np.clip((1.0 - c) / c * lf / (1.0 - lf), 0.0, 1.0))
+
+
+class BasePriorEstimator(BaseEstimator):
+    """Base class: ``fit(X, s)`` sets ``alpha_``, ``prior_``, ``c_`` (see the module
+    docstring), ``labeled_fraction_``, ``n_labeled_``, ``n_unlabeled_``, ``raw_estimate_``
+    and ``n_features_in_``. Subclasses implement ``_estimate(X, s)`` returning
+    ``("alpha", value)`` or ``("c", value)``, their native estimate."""
+
+    #: XGBoost-based estimators accept NaN features (XGBoost handles missing values)
+    _allow_nan = False
+
+    def _validate_data(self, X, s):
+        if self._allow_nan:
+            from pu_lib._validation import check_binary, check_X
+
+            X = check_X(X, allow_nan=True)
+            if np.isinf(X).any():
+                raise ValueError("X contains infinite values; replace them (NaN is allowed here)")
+            s = check_binary(s, "s", n=X.shape[0])
+            n_lab = int(s.sum())
+            if n_lab == 0:
+                raise ValueError("s has no labeled positives (no s == 1); PU learning needs at least one")
+            if n_lab == s.shape[0]:
+                raise ValueError("s has no unlabeled examples (all s == 1); PU learning needs unlabeled data")
+            return X, s
+        return check_X_s(X, s)
+
+    def fit(self, X, s):
+        """Estimate the class prior from features ``X`` and labels ``s`` (1 = labeled)."""
+        X, s = self._validate_data(X, s)
+        kind, value = self._estimate(X, s)
+        self._set_estimate(kind, value, s)
+        self.n_features_in_ = X.shape[1]
+        return self
+
+    def _estimate(self, X, s):  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _set_estimate(self, kind: str, value: float, s: np.ndarray) -> None:
+        n_l = int(s.sum())
+        n = int(s.shape[0])
+        lf = n_l / n
+        value = float(value)
+        if not np.isfinite(value):
+            raise ValueError(f"{type(self).__name__} produced a non-finite {kind} estimate ({value})")
+        self.raw_estimate_ = value
+        if kind == "alpha":
+            alpha = float(np.clip(value, 0.0, 1.0))
+        elif kind == "c":
+            alpha = alpha_from_c(float(np.clip(value, lf, 1.0)), lf)
+        else:  # pragma: no cover - programming error
+            raise ValueError(f"unknown estimate kind {kind!r}")
+        self.alpha_ = alpha
+        self.prior_ = prior_from_alpha(alpha, lf)
+        self.c_ = lf / self.prior_
+        self.labeled_fraction_ = lf
+        self.n_labeled_ = n_l
+        self.n_unlabeled_ = n - n_l
+
+    def prior_for(self, scenario: str) -> float:
+        """The class prior a classifier uses in ``scenario`` (see :func:`population_prior`)."""
+        return population_prior(self, scenario)
+
+
+def population_prior(estimator, scenario: str) -> float:
+    """The population class prior of a fitted prior estimator for a PU scenario:
+    ``prior_`` (whole sample) for ``"single_training_set"``, ``alpha_`` (the prior of
+    the unlabeled sample) for ``"case_control"``."""
+    if scenario not in SCENARIOS:
+        raise ValueError(f"scenario must be one of {SCENARIOS}, got {scenario!r}")
+    attr = "alpha_" if scenario == "case_control" else "prior_"
+    if not hasattr(estimator, attr):
+        raise ValueError(f"prior estimator {type(estimator).__name__} has no {attr} after fit (needed for {scenario})")
+    return float(getattr(estimator, attr))
+
+
+def make_prior_estimator(name: str, params: dict | None = None, random_state=None, n_jobs=None):
+    """A new prior estimator from its registered name (:data:`PRIOR_ESTIMATORS`).
+
+    ``params`` are passed to the constructor; ``random_state`` and ``n_jobs`` are set
+    when the estimator takes them and ``params`` does not name them."""
+    if not isinstance(name, str) or name not in PRIOR_ESTIMATORS:
+        raise ValueError(f"unknown prior estimator {name!r}; known: {sorted(PRIOR_ESTIMATORS)}")
+    module, cls_name = PRIOR_ESTIMATORS[name].split(":")
+    cls = getattr(importlib.import_module(module), cls_name)
+    kwargs = dict(_NAME_PARAMS.get(name, {}))
+    kwargs.update(params or {})
+    est = cls(**kwargs)
+    accepted = est.get_params(deep=False)
+    extra = {}
+    if "random_state" in accepted and "random_state" not in kwargs:
+        extra["random_state"] = random_state
+    if "n_jobs" in accepted and "n_jobs" not in kwargs and n_jobs is not None:
+        extra["n_jobs"] = n_jobs
+    return est.set_params(**extra) if extra else est
+
+
+def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_state=None, n_jobs=None):
+    """The class prior a PU classifier should use, from its ``prior`` parameter.
+
+    ``prior`` is a number in (0, 1) (returned as is), the name of a registered prior
+    estimator (``"tice"``, ``"pulscar"``, ``"pulsnar"``, ``"elkan_noto"``, ...), or an
+    (unfitted or fitted) estimator with ``fit(X, s)`` setting ``prior_`` and ``alpha_``.
+    An estimator or name is fitted on ``(X, s)`` -- a clone, so the argument is never
+    modified; a clone whose ``random_state`` is None gets ``random_state`` so that the
+    classifier's seed fixes the estimate. Returns ``(prior, fitted_estimator_or_None)``.
+    """
+    if prior is None:
+        raise ValueError(
+            "prior is required: the class prior pi (a number in (0, 1)), the name of a prior "
+            f"estimator ({', '.join(sorted(PRIOR_ESTIMATORS))}) or an estimator with fit(X, s) and prior_"
+        )
+    if isinstance(prior, str):
+        est = make_prior_estimator(prior, random_state=random_state, n_jobs=n_jobs)
+    elif hasattr(prior, "fit") and not isinstance(prior, numbers.Real):
+        est = clone(prior)
+        params = est.get_params(deep=False)
+        if "random_state" in params and params["random_state"] is None and random_state is not None:
+            est.set_params(random_state=random_state)
+    else:
+        return check_prior(prior), None
+    est.fit(X, s)
+    value = population_prior(est, scenario)
+    return check_prior(value, f"prior estimated by {type(est).__name__} ({scenario})"), est
