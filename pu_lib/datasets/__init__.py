@@ -12,8 +12,9 @@ generators ``make_pulsnar_scar`` / ``make_pulsnar_snar``, and the helpers
 
 Positive definitions come from the registry (``spec["positive"]``); rows of a class
 that a definition drops (PULSNAR: anuran Bufonidae, letters other than A-F) get
-label ``-1`` from :meth:`Dataset.binary_target`; :meth:`Dataset.select` returns the
-mask of kept rows and their 0/1 labels.
+label ``-1`` from :meth:`Dataset.binary_target` (so do rows outside a definition's
+``keep_meta``, e.g. the bydate test documents of the Bekker TIcE 20 Newsgroups pairs);
+:meth:`Dataset.select` returns the mask of kept rows and their 0/1 labels.
 """
 
 from __future__ import annotations
@@ -113,8 +114,9 @@ class Dataset:
     def binary_target(self, definition: str | Mapping = "default") -> np.ndarray:
         """``int8`` labels under a registry positive definition (name or mapping):
         1 positive, 0 negative, -1 row dropped by the definition (e.g. PULSNAR
-        anuran Bufonidae). See :mod:`pu_lib.datasets.positive`."""
-        return binary_labels(self.target, self._definition(definition))
+        anuran Bufonidae, or rows outside ``keep_meta``, which reads :attr:`meta`).
+        See :mod:`pu_lib.datasets.positive`."""
+        return binary_labels(self.target, self._definition(definition), meta=self.meta)
 
     def select(self, definition: str | Mapping = "default") -> tuple[np.ndarray, np.ndarray]:
         """``(mask, y)``: boolean mask of the rows a definition keeps and their

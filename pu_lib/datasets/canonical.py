@@ -187,7 +187,7 @@ def strip_newsgroup_text(text: str) -> str:
 
 def text_count_features(
     texts, *, max_features: int = 200, stop_words: str | None = "english", strip: bool = True,
-    prefix: str = "word_",
+    prefix: str = "word_", fit_mask=None,
 ) -> pd.DataFrame:
     """Bag-of-words count features of the ``max_features`` most frequent words.
 
@@ -198,8 +198,10 @@ def text_count_features(
     tokenised by ``sklearn.feature_extraction.text.CountVectorizer`` (lowercase,
     default token pattern, scikit-learn's English stop-word list; the thesis used
     nltk's list, which is not a dependency here). The vocabulary is ranked by total
-    count over all documents, ties broken by the word itself; columns are
-    ``prefix + word`` in alphabetical order, dtype ``int32``.
+    count over all documents (or, with ``fit_mask``, a boolean array over ``texts``, over
+    the selected documents only: the words are chosen from those documents, and every
+    document gets its counts of the chosen words), ties broken by the word itself;
+    columns are ``prefix + word`` in alphabetical order, dtype ``int32``.
     """
     from sklearn.feature_extraction.text import CountVectorizer
 
@@ -207,7 +209,20 @@ def text_count_features(
     vec = CountVectorizer(lowercase=True, stop_words=stop_words, dtype=np.int64)
     counts = vec.fit_transform(docs).tocsc()
     vocab = vec.get_feature_names_out()
-    totals = np.asarray(counts.sum(axis=0)).ravel()
+    if fit_mask is None:
+        totals = np.asarray(counts.sum(axis=0)).ravel()
+    else:
+        fit_mask = np.asarray(fit_mask, dtype=bool)
+        if fit_mask.shape != (len(docs),):
+            raise ValueError(f"fit_mask must be a boolean array of length {len(docs)}, got shape {fit_mask.shape}")
+        # tokenisation is per document, so ranking the words by their totals over the
+        # selected rows equals fitting the vectorizer on those rows only
+        totals = np.asarray(counts.tocsr()[fit_mask].sum(axis=0)).ravel()
+        if int((totals > 0).sum()) < max_features:
+            raise ValueError(
+                f"text_count_features: the selected documents have {int((totals > 0).sum())} distinct words, "
+                f"need at least max_features={max_features}"
+            )
     order = np.lexsort((vocab, -totals))[:max_features]  # primary: -total, then word
     chosen = np.sort(order)  # vocabulary is alphabetical -> sorted indices = alphabetical
     dense = counts[:, chosen].toarray().astype(np.int32)
@@ -323,7 +338,10 @@ def canonicalize(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
     entry (or any mapping) using the keys ``meta_columns`` (list) and ``encoding``
     (mapping: ``missing_categorical``, ``na_values``, ``min_category_count``,
     ``drop_features`` and, for raw text, ``text`` = ``{"column": ..., "max_features":
-    200, "stop_words": "english", "strip": true}`` for word counts, or ``{"column": ...,
+    200, "stop_words": "english", "strip": true}`` for word counts (optional
+    ``"fit_rows"``: row selectors of :func:`pu_lib.datasets.positive.row_mask`, e.g.
+    ``{"keep_prefixes": ["comp."], "keep_meta": {"split": ["train"]}}``, choosing the
+    documents the 200 words are ranked on; every row still gets its counts), or ``{"column": ...,
     "method": "tfidf_svd", "n_components": 300, "min_df": 2, "sublinear_tf": true,
     "random_state": 0, "decimals": 4}`` for :func:`text_svd_features`). See the module docstring for
     the encoding rules. Returns a new DataFrame with a default RangeIndex:
@@ -340,6 +358,11 @@ def canonicalize(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
     text = enc.get("text")
     text_col = text["column"] if text else None
     df = df.reset_index(drop=True)
+    fit_mask = None
+    if text and text.get("fit_rows"):
+        from .positive import row_mask
+
+        fit_mask = row_mask(df[TARGET].to_numpy(), text["fit_rows"], meta=df)
     out: dict[str, Any] = {}
     for name in feature_columns(df.columns, meta):
         if name in drop:
@@ -354,8 +377,11 @@ def canonicalize(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
                     stop_words=text.get("stop_words", "english"),
                     strip=bool(text.get("strip", True)),
                     prefix=text.get("prefix", "word_"),
+                    fit_mask=fit_mask,
                 )
             elif method == "tfidf_svd":
+                if fit_mask is not None:
+                    raise ValueError("encoding.text.fit_rows is only supported for word counts (method 'counts')")
                 feats = text_svd_features(
                     col.to_numpy(dtype=object, na_value=""),
                     n_components=int(text.get("n_components", 300)),
