@@ -25,6 +25,7 @@ from pu_lib._validation import check_binary
 
 __all__ = [
     "METRICS",
+    "PRIOR_METRICS",
     "accuracy",
     "auc_pr",
     "auc_roc",
@@ -56,7 +57,16 @@ METRICS: dict[str, dict] = {
     "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
     # not computed by evaluate(): a column of every result row (PU ET paper, Table 10)
     "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True},
+    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiment.prior_row)
+    "alpha_u_abs_error": {"greater_is_better": False, "result_column": True,
+                          "label": "|alpha_hat - alpha| (alpha: positive fraction of the unlabeled)"},
+    "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True},
+    "ms_per_example": {"greater_is_better": False, "label": "Time per example (ms)", "result_column": True},
 }
+
+#: metrics a class-prior estimation experiment can report (its rows have no predictions)
+PRIOR_METRICS: tuple[str, ...] = ("prior_abs_error", "alpha_u_abs_error", "c_abs_error", "fit_seconds",
+                                  "ms_per_example")
 
 
 # --------------------------------------------------------------------------- helpers

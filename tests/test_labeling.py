@@ -19,6 +19,7 @@ from pu_lib.labeling import (
     label_set_metadata,
     make_label_set,
     prior_from_label_frequency,
+    pulsnar_alpha,
     sar_bekker,
     sar_propensity,
     scale_minus1_1,
@@ -439,6 +440,7 @@ def _all_mechanism_calls(X, y, groups):
         "sar": lambda rs: sar_bekker(X, y, 2, random_state=rs),
         "snar_subclass": lambda rs: snar_subclass(y, groups, 40, rs),
         "snar_prob": lambda rs: snar_probability(X, y, random_state=rs),
+        "pulsnar_alpha": lambda rs: pulsnar_alpha(y, 0.2, snar=True, groups=groups, random_state=rs),
     }
 
 
@@ -694,3 +696,58 @@ def test_bad_inputs():
                        random_state=0)
     with pytest.raises(ValueError, match="both classes"):
         snar_probability(np.random.default_rng(0).random((10, 2)), np.ones(10))
+
+
+# ----------------------------------------------------------------------------- pulsnar_alpha
+@pytest.mark.parametrize("alpha", [0.0, 0.01, 0.05, 0.2, 0.5])
+def test_pulsnar_alpha_gives_the_exact_unlabeled_fraction(alpha):
+    # PULSNAR protocol: n_neg * a / (1 - a) positives moved to U, all negatives unlabeled
+    y = np.r_[np.ones(3000, int), np.zeros(2000, int)]
+    r = pulsnar_alpha(y, alpha, random_state=0)
+    k = int(np.floor(2000 * alpha / (1 - alpha) + 0.5))
+    u = r.s == 0
+    assert int(u.sum()) == 2000 + k and int(y[u].sum()) == k
+    assert not np.any(r.s[y == 0])
+    assert y[u].mean() == pytest.approx(alpha, abs=1e-3)
+    assert np.allclose(r.propensity, (3000 - k) / 3000)
+
+
+def test_pulsnar_alpha_snar_shares_double_by_subclass_size():
+    y = np.r_[np.ones(3000, int), np.zeros(5000, int)]
+    g = np.r_[np.repeat([7, 8, 9], [1500, 500, 1000]), np.zeros(5000, int)]
+    r = pulsnar_alpha(y, 0.2, snar=True, groups=g, random_state=1)
+    u = r.s == 0
+    assert y[u].mean() == pytest.approx(0.2)
+    # k = 1250 split 1:2:4 by ascending size (8: 500, 9: 1000, 7: 1500)
+    assert r.params["unlabeled_per_subclass"] == {"7": 714, "8": 179, "9": 357}
+    for cls, k in ((7, 714), (8, 179), (9, 357)):
+        m = g == cls
+        assert int((m & u).sum()) == k
+        assert np.allclose(r.propensity[m], 1 - k / m.sum())
+    # labeled and unlabeled positives have different subclass mixes (SNAR)
+    lab_mix = np.bincount(g[r.s == 1])[[7, 8, 9]] / r.s.sum()
+    unl_mix = np.bincount(g[u & (y == 1)], minlength=10)[[7, 8, 9]] / (u & (y == 1)).sum()
+    assert np.abs(lab_mix - unl_mix).max() > 0.05
+
+
+def test_pulsnar_alpha_snar_caps_and_redistributes():
+    y = np.r_[np.ones(1010, int), np.zeros(1000, int)]
+    g = np.r_[np.repeat([1, 2], [10, 1000]), np.zeros(1000, int)]
+    r = pulsnar_alpha(y, 0.4, snar=True, groups=g, random_state=0)  # k = 667
+    assert r.params["unlabeled_per_subclass"]["1"] <= 9
+    assert sum(r.params["unlabeled_per_subclass"].values()) == 667
+    assert (r.s[g == 1] == 1).sum() >= 1
+
+
+def test_pulsnar_alpha_errors():
+    y = np.r_[np.ones(100, int), np.zeros(1000, int)]
+    with pytest.raises(ValueError, match="needs 1000 unlabeled positives"):
+        pulsnar_alpha(y, 0.5)
+    with pytest.raises(ValueError, match="alpha must lie"):
+        pulsnar_alpha(y, 1.0)
+    with pytest.raises(ValueError, match="needs groups"):
+        pulsnar_alpha(y, 0.05, snar=True)
+    with pytest.raises(ValueError, match="at least 2 positive subclasses"):
+        pulsnar_alpha(y, 0.05, snar=True, groups=np.zeros(1100, int))
+    with pytest.raises(ValueError, match="snar"):
+        apply_mechanism("pulsnar_alpha", {"alpha": 0.1, "snar": "yes"}, X=None, y=y)

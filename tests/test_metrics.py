@@ -260,7 +260,9 @@ def test_metrics_table_description():
     assert set(m.METRICS) == {
         "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
         "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01", "fit_seconds",
+        "alpha_u_abs_error", "c_abs_error", "ms_per_example",
     }
+    assert set(m.PRIOR_METRICS) <= set(m.METRICS)
     for name, info in m.METRICS.items():
         assert set(info) - {"result_column"} == {"greater_is_better", "label"}
         assert isinstance(info["greater_is_better"], bool) and info["label"]
