@@ -1,0 +1,321 @@
+"""Out-of-fold classifier probabilities for PULSCAR / PULSNAR (Kumar & Lambert, PeerJ CS
+2024, "Problem formulation and algorithms": *"we execute a supervised probabilistic
+classifier (e.g., XGBoost) with five-fold cross-validation (CV) by treating all labeled
+positives as class 1 and all unlabeled examples as class 0"*).
+
+:func:`cv_probabilities` returns the out-of-fold class-1 probability of every row in row
+order; :func:`xgb_gain_importances` fits one XGBoost model on all rows and returns the
+features the trees use with their gain importance (PULSNAR, Algorithm 3, line 1).
+
+Class imbalance is handled as in the paper ("Experimental methods"): XGBoost's
+``scale_pos_weight`` is set, in every fold, to ``#class 0 / #class 1`` of that fold's
+training part (``|U| / |P|``).
+
+Parallelism and determinism
+---------------------------
+Folds run in parallel -- on local threads, or as Dask tasks when a Dask client is active
+(``distributed.default_client()``; never from inside a Dask task, where the folds run
+sequentially on the task's thread). Every fold's split and model seed are derived from
+``random_state`` up front (:func:`pu_lib._seeding.derive_seed`), so the probabilities do
+not depend on how the folds are scheduled. XGBoost's ``hist`` method with the default
+``subsample = colsample_* = 1`` gives bit-identical models for any thread count (checked
+for XGBoost 3.2: 1, 2 and 4 threads give identical probabilities), so the number of
+threads per model (``n_jobs`` split among the concurrent folds; 1 in a Dask task) does
+not change the result either.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import check_binary
+
+__all__ = [
+    "active_dask_client",
+    "cv_probabilities",
+    "cv_probabilities_many",
+    "effective_n_jobs",
+    "fold_splits",
+    "make_xgb",
+    "xgb_gain_importances",
+]
+
+
+def effective_n_jobs(n_jobs) -> int:
+    """Number of threads for ``n_jobs``: None -> 1, -1 -> all cores, -k -> all but k-1."""
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
+        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
+    n_jobs = int(n_jobs)
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return n_jobs
+
+
+def active_dask_client():
+    """The active Dask client, or None; also None inside a Dask task (nested work then
+    runs on the task's own thread instead of being resubmitted)."""
+    try:
+        import distributed
+    except ImportError:  # pragma: no cover - distributed is a dependency
+        return None
+    try:
+        distributed.get_worker()
+        return None
+    except ValueError:
+        pass
+    try:
+        return distributed.default_client()
+    except ValueError:
+        return None
+
+
+def _check_max_depth(max_depth) -> int:
+    if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or max_depth < 1:
+        raise ValueError(f"max_depth must be a positive integer, got {max_depth!r}")
+    return int(max_depth)
+
+
+def _check_xgb_params(xgb_params) -> dict:
+    if xgb_params is None:
+        return {}
+    if not isinstance(xgb_params, dict):
+        raise ValueError(f"xgb_params must be a dict or None, got {type(xgb_params).__name__}")
+    bad = sorted(set(xgb_params) & {"max_depth", "random_state", "n_jobs", "tree_method", "scale_pos_weight"})
+    if bad:
+        raise ValueError(f"xgb_params must not set {bad}; they have their own arguments")
+    return dict(xgb_params)
+
+
+def make_xgb(max_depth: int = 6, random_state=None, n_jobs: int = 1, xgb_params=None):
+    """The default classifier: ``xgboost.XGBClassifier`` with its defaults except
+    ``max_depth``, ``tree_method="hist"``, the seed, ``n_jobs`` threads and any
+    ``xgb_params`` (e.g. ``{"learning_rate": 0.2}``; via
+    :func:`pu_lib.base_estimators.make_base_estimator`)."""
+    from pu_lib.base_estimators import make_base_estimator
+
+    params = {"max_depth": _check_max_depth(max_depth), **_check_xgb_params(xgb_params)}
+    return make_base_estimator("xgboost", params, random_state=seed_to_int(random_state), n_jobs=n_jobs)
+
+
+def _check_scale_pos_weight(spw):
+    if spw is None or (isinstance(spw, str) and spw == "auto"):
+        return spw
+    numeric = isinstance(spw, (int, float, np.integer, np.floating)) and not isinstance(spw, bool)
+    if not numeric or not np.isfinite(spw) or spw <= 0:
+        raise ValueError(f'scale_pos_weight must be "auto", None or a positive number, got {spw!r}')
+    return float(spw)
+
+
+def _check_y(y, n):
+    y = check_binary(y, "y", n=n)
+    n1 = int(y.sum())
+    if n1 == 0 or n1 == y.shape[0]:
+        raise ValueError("y must contain both classes (labeled positives 1 and unlabeled 0)")
+    return y
+
+
+def _prepare_model(estimator, y_train, seed: int, n_threads: int, scale_pos_weight, max_depth: int, xgb_params=None):
+    """A fresh model for one fold: the default XGBoost or a clone of ``estimator``."""
+    if estimator is None:
+        model = make_xgb(max_depth=max_depth, random_state=seed, n_jobs=n_threads, xgb_params=xgb_params)
+    else:
+        model = clone(estimator)
+    params = model.get_params()
+    update = {}
+    if scale_pos_weight is not None and "scale_pos_weight" in params:
+        if scale_pos_weight == "auto":
+            n1 = int(np.sum(y_train == 1))
+            update["scale_pos_weight"] = (y_train.shape[0] - n1) / n1
+        else:
+            update["scale_pos_weight"] = scale_pos_weight
+    if estimator is not None:
+        if "random_state" in params and params["random_state"] is None:
+            update["random_state"] = seed
+    return model.set_params(**update) if update else model
+
+
+def _class1_proba(model, X):
+    proba = np.asarray(model.predict_proba(X))
+    classes = list(getattr(model, "classes_", [0, 1]))
+    if 1 not in classes:  # pragma: no cover - both classes are in every training fold
+        raise ValueError("the classifier was not fitted on class 1")
+    return proba[:, classes.index(1)].astype(np.float64)
+
+
+def _fit_predict_fold(X, y, train, test, estimator, seed, n_threads, scale_pos_weight, max_depth, xgb_params=None):
+    model = _prepare_model(estimator, y[train], seed, n_threads, scale_pos_weight, max_depth, xgb_params)
+    model.fit(X[train], y[train])
+    return _class1_proba(model, X[test])
+
+
+def _dask_fold(X, y, train, test, estimator, seed, scale_pos_weight, max_depth, xgb_params=None):
+    from pu_lib.distributed import limit_threads
+
+    with limit_threads(1):
+        return _fit_predict_fold(X, y, train, test, estimator, seed, 1, scale_pos_weight, max_depth, xgb_params)
+
+
+def fold_splits(y, n_folds: int, seed: int):
+    """Stratified, shuffled K-fold splits ``(train, test)`` of ``y`` (positions into ``y``),
+    seeded by ``derive_seed("pulsnar_cv_split", seed)``."""
+    skf = StratifiedKFold(n_splits=n_folds, shuffle=True, random_state=derive_seed("pulsnar_cv_split", seed) % (2**31))
+    return list(skf.split(np.zeros((y.shape[0], 1)), y))
+
+
+def _check_n_folds(n_folds) -> int:
+    if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
+        raise ValueError(f"n_folds must be an integer >= 2, got {n_folds!r}")
+    return int(n_folds)
+
+
+def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, scale_pos_weight="auto", *,
+                          max_depth=6, xgb_params=None) -> list:
+    """Out-of-fold probabilities for several CV problems on row subsets of one ``(X, y)``.
+
+    ``problems`` is a list of ``(rows, seed)``: ``rows`` the (row-ordered) indices of the
+    problem's rows, ``seed`` an int fixing its folds and models (as ``random_state`` of
+    :func:`cv_probabilities`). All folds of all problems are scheduled together (threads
+    or Dask, see the module docstring). Returns one float64 array per problem, aligned
+    with its ``rows``. Inputs are assumed validated (``X`` 2-D, ``y`` 0/1 int array).
+    """
+    n_folds = _check_n_folds(n_folds)
+    scale_pos_weight = _check_scale_pos_weight(scale_pos_weight)
+    max_depth = _check_max_depth(max_depth)
+    xgb_params = _check_xgb_params(xgb_params)
+    if estimator is not None and not hasattr(estimator, "predict_proba"):
+        raise ValueError(f"estimator must have predict_proba, got {type(estimator).__name__}")
+    n_threads = effective_n_jobs(n_jobs)
+    tasks = []  # (problem index, global train rows, global test rows, model seed)
+    for p, (rows, seed) in enumerate(problems):
+        rows = np.asarray(rows, dtype=np.int64)
+        ys = y[rows]
+        n1 = int(ys.sum())
+        n_min = min(n1, rows.shape[0] - n1)
+        if n_min < n_folds:
+            raise ValueError(
+                f"n_folds={n_folds} needs at least {n_folds} rows of each class; the smaller class has {n_min}"
+            )
+        for k, (tr, te) in enumerate(fold_splits(ys, n_folds, int(seed))):
+            tasks.append((p, rows[tr], rows[te], derive_seed("pulsnar_cv_model", int(seed), k)))
+
+    client = active_dask_client()
+    if client is not None:
+        Xr, yr = client.scatter([X, y], broadcast=True)
+        futures = [
+            client.submit(_dask_fold, Xr, yr, tr, te, estimator, sd, scale_pos_weight, max_depth, xgb_params,
+                          pure=False)
+            for _, tr, te, sd in tasks
+        ]
+        parts = client.gather(futures)
+    else:
+        concurrent = max(1, min(n_threads, len(tasks)))
+        per_model = max(1, n_threads // concurrent)
+
+        def run(task):
+            _, tr, te, sd = task
+            return _fit_predict_fold(X, y, tr, te, estimator, sd, per_model, scale_pos_weight, max_depth, xgb_params)
+
+        if concurrent == 1:
+            parts = [run(t) for t in tasks]
+        else:
+            with ThreadPoolExecutor(concurrent) as ex:
+                parts = list(ex.map(run, tasks))
+
+    out = []
+    for rows, _ in problems:
+        rows = np.asarray(rows, dtype=np.int64)
+        out.append((rows, np.full(rows.shape[0], np.nan)))
+    for (p, _, te, _), prob in zip(tasks, parts):
+        rows, arr = out[p]
+        arr[np.searchsorted(rows, te)] = prob
+    return [arr for _, arr in out]
+
+
+def _check_Xy(X, y):
+    from pu_lib._validation import check_X
+
+    X = check_X(X, allow_nan=True, dtype=None)
+    if np.issubdtype(X.dtype, np.floating) and np.isinf(X).any():
+        raise ValueError("X contains infinite values; replace them (NaN is allowed here)")
+    return X, _check_y(y, X.shape[0])
+
+
+def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=1, scale_pos_weight="auto",
+                     *, max_depth=6, xgb_params=None) -> np.ndarray:
+    """Out-of-fold class-1 probabilities of all rows (PULSCAR Algorithm 1, line 1).
+
+    Parameters
+    ----------
+    X : 2-D array (NaN allowed when the classifier handles it, as XGBoost does).
+    y : 0/1 labels (PU data: ``s``, 1 = labeled positive); both classes required, and
+        at least ``n_folds`` rows of each.
+    estimator : None for XGBoost (``XGBClassifier(tree_method="hist", max_depth=max_depth)``,
+        other parameters at their defaults, seeded, ``n_jobs`` threads) or any
+        scikit-learn classifier with ``predict_proba``; it is cloned for every fold, and
+        its ``random_state`` is set (to the fold's seed) when it is None.
+    n_folds : number of stratified folds (shuffled, seeded).
+    random_state : None, int or ``numpy.random.Generator``; None draws a fresh seed.
+    n_jobs : threads. Folds run concurrently on ``min(n_jobs, n_folds)`` threads, each
+        model gets ``n_jobs // concurrent folds`` threads. With an active Dask client the
+        folds are Dask tasks instead (one thread each).
+    scale_pos_weight : ``"auto"`` sets, for an estimator with a ``scale_pos_weight``
+        parameter, ``#negatives / #positives`` of each fold's training part (the paper's
+        ``|U| / |P|``); a positive number sets that value; None leaves it untouched.
+    max_depth : ``max_depth`` of the default XGBoost (ignored for a given ``estimator``).
+    xgb_params : further parameters of the default XGBoost (e.g. ``{"learning_rate":
+        0.2}``, as in the authors' synthetic-data configs); ignored for a given ``estimator``.
+
+    Returns
+    -------
+    float64 array of shape ``(n_samples,)``, in row order. The result depends only on the
+    data, ``random_state`` and the parameters -- not on ``n_jobs`` or Dask.
+    """
+    X, y = _check_Xy(X, y)
+    seed = seed_to_int(random_state, fresh_if_none=True)
+    rows = np.arange(X.shape[0], dtype=np.int64)
+    return cv_probabilities_many(X, y, [(rows, seed)], estimator=estimator, n_folds=n_folds, n_jobs=n_jobs,
+                                 scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params)[0]
+
+
+def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_pos_weight="auto", *, xgb_params=None):
+    """Features used by an XGBoost model fitted on all ``(X, y)`` and their gain importance
+    (PULSNAR, Algorithm 3, line 1: *"an XGBoost model on all positive and unlabeled
+    examples to determine the important features and their gain scores"*).
+
+    ``scale_pos_weight="auto"`` uses ``#negatives / #positives`` of all rows. Returns
+    ``(indices, gains)``: int64 column indices of the features that appear in at least
+    one split and their average gain (``Booster.get_score(importance_type="gain")``),
+    sorted by decreasing gain (ties by index). Both are empty if no split was made.
+    """
+    X, y = _check_Xy(X, y)
+    scale_pos_weight = _check_scale_pos_weight(scale_pos_weight)
+    seed = seed_to_int(random_state, fresh_if_none=True)
+    model = make_xgb(max_depth=max_depth, random_state=derive_seed("pulsnar_importance", seed),
+                     n_jobs=effective_n_jobs(n_jobs), xgb_params=xgb_params)
+    if scale_pos_weight == "auto":
+        n1 = int(y.sum())
+        model.set_params(scale_pos_weight=(y.shape[0] - n1) / n1)
+    elif scale_pos_weight is not None:
+        model.set_params(scale_pos_weight=scale_pos_weight)
+    model.fit(X, y)
+    score = model.get_booster().get_score(importance_type="gain")
+    items = []
+    for name, gain in score.items():
+        if not name.startswith("f") or not name[1:].isdigit():  # pragma: no cover - numpy input names f0..f{d-1}
+            raise ValueError(f"unexpected XGBoost feature name {name!r}")
+        items.append((int(name[1:]), float(gain)))
+    items.sort(key=lambda t: (-t[1], t[0]))
+    idx = np.array([i for i, _ in items], dtype=np.int64)
+    gains = np.array([g for _, g in items], dtype=np.float64)
+    if not all(math.isfinite(g) for g in gains):  # pragma: no cover
+        raise ValueError("XGBoost returned non-finite gain importances")
+    return idx, gains

@@ -1,0 +1,807 @@
+"""Probability calibration (Algorithm 4, eq. 6) and classification improvement
+(Algorithm 5) of PULSCAR / PULSNAR (Kumar & Lambert, PeerJ CS 2024, Appendix).
+
+Notation: ``probs`` are the classifier-estimated (out-of-fold) class-1 probabilities of
+all rows of PU data, ``s`` the PU labels (1 = labeled positive, 0 = unlabeled), ``P`` the
+labeled rows, ``U`` the unlabeled rows and ``alpha`` the estimated fraction of positives
+among the unlabeled (``alpha_`` of :class:`~pu_lib.prior.pulsnar.PULSCAR`).
+
+Algorithm 4 (calibration)
+-------------------------
+Lines 1-15, :func:`flip_labels`: the unlabeled rows get labels ``su`` (all 0), and
+``round(alpha |U|)`` of them are flipped to 1 so that the flipped rows follow the
+distribution of the labeled positives' probabilities: the normalized histogram density
+``d_k`` of ``probs[P]`` over ``n_bins`` equal bins of ``[0, 1]`` times the bin width
+(``d_k w = count_k / |P|``) times ``alpha |U|`` is the expected number of unlabeled
+positives in bin ``k``. Bins are walked from the highest (``p = 1``) to the lowest; in
+every bin the required number of unlabeled rows, chosen at random, is flipped; a bin
+holding fewer unlabeled rows than required flips all of them and the shortfall is added
+to the next lower bin (line 11). See :func:`flip_labels` for the rounding rule and the
+one extension (the residual pass).
+
+Lines 16-26, :func:`calibrate_probabilities`: an isotonic regression (or, ``"sigmoid"``,
+a logistic regression) of the labels (1 on ``P``, ``su`` on ``U``) on the probabilities,
+fitted on ``'PU'`` (all rows) or ``'U'`` (unlabeled rows only) data, gives the
+calibrated probabilities of those rows.
+
+**Sum property.** Isotonic regression (pool-adjacent-violators) replaces the targets by
+block means, so on the rows it was fitted on the fitted values sum to the sum of the
+targets. Hence with ``'U'`` data the calibrated probabilities of ``U`` sum to the number
+of flips ``round(alpha |U|)``, and with ``'PU'`` data those of all rows sum to
+``|P| + round(alpha |U|)`` -- the paper's statement that they "add up to alpha |U|"
+(resp. ``|P| + alpha |U|``), exact up to floating point. A logistic regression with an
+(unpenalized) intercept satisfies the same identity at its optimum (the intercept's
+score equation is ``sum(p_i - y_i) = 0``), up to the optimizer tolerance.
+
+PULSNAR (eq. 6)
+---------------
+PULSNAR splits ``P`` into ``c`` clusters and estimates ``alpha_j`` per cluster with a
+model of (cluster ``j`` labeled rows + all of ``U``). Each cluster is calibrated with
+its own ``alpha_j`` (:func:`calibrate_pulsnar`), so every unlabeled row gets ``c``
+calibrated probabilities ``p_1 .. p_c``. Eq. 6 combines them as
+
+    p = 1 - prod_j (1 - p_j)
+
+("one minus the probability that it is in none of the subclasses", which keeps
+``p <= 1``); the formula was lost in the text conversion of the paper and is
+reconstructed from that sentence (the authors' public implementation computes the same
+quantity). Eq. 6 alone does not preserve the total mass. With ``'U'`` data each
+cluster's calibrated probabilities of ``U`` sum to its flips ``F_j = round(alpha_j |U|)``
+(sum property above), and ``1 - prod(1 - p_j) <= sum_j p_j`` with equality only when at
+most one ``p_j`` is non-zero, so eq. 6 sums to *at most* ``T = sum_j F_j`` (in practice
+clearly less); with ``'PU'`` data the per-cluster sums over ``U`` are not ``F_j`` (the
+fit also covers the cluster's labeled rows) and eq. 6 may sum to more or less than
+``T``. To meet the paper's statement that the calibrated probabilities of ``U`` sum to
+``alpha |U|`` (``alpha = sum_j alpha_j``), the eq. 6 values ``q`` are then mapped by the
+**capped proportional rescaling** ``p_i = min(1, t q_i)``, with the ``t > 0`` that
+gives ``sum_i p_i = T`` (``t >= 1`` for ``'U'`` data; :func:`combine_cluster_probabilities`).
+``T`` differs from ``alpha |U|`` by at most ``c / 2`` (rounding of each ``F_j``). The map
+is non-decreasing, so it keeps eq. 6's ranking of the unlabeled rows (which is all
+Algorithm 5 uses), keeps ``p <= 1`` and zeros at zero. ``rescale=False`` returns eq. 6
+verbatim; ``combine="sum"`` uses ``sum_j p_j`` instead (the law of total probability for
+disjoint subclasses), with the same rescaling.
+
+Algorithm 5 (classification)
+----------------------------
+:func:`improve_classification` relabels the top ``round(alpha |U|)`` unlabeled rows by
+calibrated probability as positives, trains a second classifier (XGBoost by default,
+five-fold CV through :func:`pu_lib.prior._cv.cv_probabilities`) on the relabeled data
+and scores its out-of-fold probabilities against the true labels;
+:func:`baseline_classification` is the paper's comparison "without PULSCAR/PULSNAR"
+(the same classifier trained on the PU labels as they are).
+
+Rounding
+--------
+Every count ``round(x)`` in this module is *round half up*, ``floor(x + 0.5)``, not
+Python's banker's rounding.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import check_binary
+
+__all__ = [
+    "CLASSIFICATION_METRICS",
+    "CalibrationResult",
+    "PULSNARCalibrationResult",
+    "ProbabilityCalibrator",
+    "baseline_classification",
+    "calibrate_probabilities",
+    "calibrate_pulscar",
+    "calibrate_pulsnar",
+    "calibration_curve_data",
+    "classification_metrics",
+    "combine_cluster_probabilities",
+    "flip_labels",
+    "flip_targets_per_bin",
+    "improve_classification",
+]
+
+METHODS = ("isotonic", "sigmoid")
+DATA = ("PU", "U")
+COMBINE = ("eq6", "sum")
+
+#: keys of the metric dicts of Algorithm 5, in the paper's order
+CLASSIFICATION_METRICS = ("accuracy", "auc_roc", "brier", "f1", "mcc", "average_precision")
+
+#: decision threshold for the hard predictions of Algorithm 5 (``proba >= 0.5`` -> 1)
+THRESHOLD = 0.5
+
+#: inverse L2 strength of the ``"sigmoid"`` calibrator's slope (the intercept is not
+#: penalized by scikit-learn's lbfgs solver, which keeps the mean-preservation property)
+SIGMOID_C = 1.0e4
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _round_half_up(x: float) -> int:
+    return int(np.floor(x + 0.5))
+
+
+def _check_alpha(alpha, name: str = "alpha") -> float:
+    if isinstance(alpha, bool) or not isinstance(alpha, (numbers.Real, np.floating, np.integer)):
+        raise ValueError(f"{name} must be a number in [0, 1], got {alpha!r}")
+    a = float(alpha)
+    if not np.isfinite(a) or not 0.0 <= a <= 1.0:
+        raise ValueError(f"{name} must lie in [0, 1], got {alpha!r}")
+    return a
+
+
+def _check_n_bins(n_bins) -> int:
+    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
+        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
+    return int(n_bins)
+
+
+def _check_probs(probs, name: str = "probs", n: int | None = None, ref: str = "s") -> np.ndarray:
+    p = np.asarray(probs)
+    if p.ndim == 2 and p.shape[1] == 1:
+        p = p.ravel()
+    if p.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {p.shape}")
+    if n is not None and p.shape[0] != n:
+        raise ValueError(f"{name} has {p.shape[0]} entries but {ref} has {n}")
+    if not (np.issubdtype(p.dtype, np.number) or p.dtype == bool):
+        raise ValueError(f"{name} must be numeric, got dtype {p.dtype}")
+    p = p.astype(np.float64)
+    if not np.all(np.isfinite(p)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if p.size and (p.min() < 0.0 or p.max() > 1.0):
+        raise ValueError(f"{name} must hold probabilities in [0, 1], found range [{p.min()}, {p.max()}]")
+    return p
+
+
+def _check_probs_s(probs, s):
+    s = check_binary(s, "s")
+    p = _check_probs(probs, "probs", n=s.shape[0])
+    n_l = int(s.sum())
+    if n_l == 0:
+        raise ValueError("s has no labeled positives (no s == 1); the flip targets come from their histogram")
+    if n_l == s.shape[0]:
+        raise ValueError("s has no unlabeled rows (all s == 1); there is nothing to calibrate")
+    return p, s
+
+
+def _check_choice(value, options, name):
+    if not isinstance(value, str) or value not in options:
+        raise ValueError(f"unknown {name} {value!r}; expected one of {list(options)}")
+    return value
+
+
+def _rng(random_state, *keys) -> np.random.Generator:
+    seed = seed_to_int(random_state, fresh_if_none=True)
+    return np.random.default_rng(derive_seed("pu_lib.prior.calibration", *keys, seed))
+
+
+# ------------------------------------------------------------- Algorithm 4, lines 1-15
+
+
+def _bin_index(p: np.ndarray, n_bins: int) -> np.ndarray:
+    """Bin of each probability among ``n_bins`` equal bins of [0, 1]: ``[k/n, (k+1)/n)``,
+    the last bin closed (the convention of ``np.histogram(range=(0, 1))``)."""
+    edges = np.linspace(0.0, 1.0, n_bins + 1)
+    return np.clip(np.searchsorted(edges, p, side="right") - 1, 0, n_bins - 1)
+
+
+def _largest_remainder(expected: np.ndarray, total: int) -> np.ndarray:
+    """Integers summing to ``total`` closest to ``expected`` (which sums to ``total``):
+    floors, plus one for the bins with the largest fractional parts (ties: higher bins
+    first, where positives are more likely)."""
+    base = np.floor(expected).astype(np.int64)
+    left = int(total - base.sum())
+    if left > 0:
+        frac = expected - base
+        k = np.arange(expected.shape[0])
+        order = np.lexsort((-k, -frac))  # largest fraction first, then highest bin
+        base[order[:left]] += 1
+    elif left < 0:  # pragma: no cover - cannot happen: sum(floor) <= sum(expected) = total
+        raise AssertionError("largest-remainder rounding overshot")
+    return base
+
+
+def _flip_targets(pp: np.ndarray, n_u: int, alpha: float, n_bins: int):
+    n_flip = _round_half_up(alpha * n_u)
+    counts = np.bincount(_bin_index(pp, n_bins), minlength=n_bins)
+    # normalized histogram density times bin width = count_k / |P|; N * count_k is an
+    # exact integer, so a quotient that is an integer is computed exactly
+    expected = (n_flip * counts) / pp.shape[0]
+    return _largest_remainder(expected, n_flip), n_flip
+
+
+def flip_targets_per_bin(probs, s, alpha, n_bins=100) -> np.ndarray:
+    """Number of unlabeled rows to flip in each bin (Algorithm 4, lines 3-4), before the
+    carry-over of line 11.
+
+    ``count_k`` is the number of labeled positives with ``probs`` in bin ``k`` (``n_bins``
+    equal bins of [0, 1], ``[k/n, (k+1)/n)`` with the last bin closed, as
+    ``np.histogram``); the normalized density ``d_k = count_k / (|P| w)`` times the bin
+    width ``w`` times the target ``N = round(alpha |U|)`` is the expected number
+    ``e_k = N count_k / |P|`` of unlabeled positives in bin ``k``. The ``e_k`` sum to
+    ``N``; they are made integers by the largest-remainder (Hamilton) method -- floors,
+    then one more for the ``N - sum(floor)`` bins with the largest fractional parts, ties
+    to the higher bin -- so the targets sum to ``N`` exactly and each differs from
+    ``e_k`` by less than 1. ``round`` is round half up.
+
+    Returns an int64 array of length ``n_bins``, index 0 = lowest bin ``[0, 1/n)``.
+    """
+    p, s = _check_probs_s(probs, s)
+    alpha = _check_alpha(alpha)
+    n_bins = _check_n_bins(n_bins)
+    targets, _ = _flip_targets(p[s == 1], int((s == 0).sum()), alpha, n_bins)
+    return targets
+
+
+def _flip(pp, pu, alpha, n_bins, rng):
+    targets, n_flip = _flip_targets(pp, pu.shape[0], alpha, n_bins)
+    bins = _bin_index(pu, n_bins)
+    order = np.argsort(bins, kind="stable")  # unlabeled rows grouped by bin, row order inside
+    starts = np.searchsorted(bins[order], np.arange(n_bins + 1), side="left")
+    members = [order[starts[k]:starts[k + 1]] for k in range(n_bins)]
+    su = np.zeros(pu.shape[0], dtype=np.int8)
+    carry = 0
+    for k in range(n_bins - 1, -1, -1):  # line 6: from the highest bin to the lowest
+        need = int(targets[k]) + carry  # lines 7-8
+        idx = members[k]
+        if need > idx.shape[0]:  # lines 9-11: flip all, carry the shortfall down
+            su[idx] = 1
+            carry = need - idx.shape[0]
+        else:  # line 13: flip `need` random rows of the bin
+            if need > 0:
+                su[rng.choice(idx, size=need, replace=False)] = 1
+            carry = 0
+    if carry > 0:
+        # Residual pass (not in Algorithm 4, which drops a shortfall left after the lowest
+        # bin): walk the bins again from the top and flip random still-unflipped rows.
+        for k in range(n_bins - 1, -1, -1):
+            idx = members[k][su[members[k]] == 0]
+            if idx.shape[0] == 0:
+                continue
+            take = min(carry, idx.shape[0])
+            su[idx if take == idx.shape[0] else rng.choice(idx, size=take, replace=False)] = 1
+            carry -= take
+            if carry == 0:
+                break
+    return su, targets, n_flip
+
+
+def flip_labels(probs, s, alpha, n_bins=100, random_state=None) -> np.ndarray:
+    """Updated 0/1 labels ``su`` of the unlabeled rows (Algorithm 4, lines 1-15).
+
+    Parameters
+    ----------
+    probs : class-1 probabilities in [0, 1] of all rows.
+    s : 0/1 PU labels of the same rows (1 = labeled positive); both kinds required.
+    alpha : fraction of positives among the unlabeled, in [0, 1].
+    n_bins : number of equal bins of [0, 1] (the paper: 100).
+    random_state : None, int or ``numpy.random.Generator`` -- which rows of a bin are
+        flipped; the same seed gives the same labels.
+
+    Procedure: the per-bin targets of :func:`flip_targets_per_bin` (they sum to
+    ``N = round(alpha |U|)``, round half up) are met walking the bins from the highest
+    to the lowest; in bin ``k`` the target plus the carried shortfall is the number
+    ``need`` of rows to flip; if the bin holds at least ``need`` unlabeled rows, ``need``
+    of them chosen uniformly at random are flipped from 0 to 1 (line 13), otherwise all
+    are flipped and ``need - m_k`` is carried to bin ``k - 1`` (line 11). If a shortfall
+    is still left after the lowest bin (lower bins without enough unlabeled rows), a
+    residual pass -- an extension of the paper -- flips random still-unflipped rows
+    walking down again from the highest bin. Since ``N <= |U|``, exactly ``N`` rows are
+    flipped.
+
+    Returns
+    -------
+    int8 array of length ``|U|``: the labels of the unlabeled rows, in row order.
+    """
+    p, s = _check_probs_s(probs, s)
+    alpha = _check_alpha(alpha)
+    n_bins = _check_n_bins(n_bins)
+    su, _, _ = _flip(p[s == 1], p[s == 0], alpha, n_bins, _rng(random_state, "flip_labels"))
+    return su
+
+
+# ------------------------------------------------------------ Algorithm 4, lines 16-26
+
+
+class ProbabilityCalibrator:
+    """The calibration map of Algorithm 4, lines 21-25: ``"isotonic"`` --
+    ``IsotonicRegression(increasing=True, y_min=0, y_max=1, out_of_bounds="clip")``;
+    ``"sigmoid"`` -- a logistic regression of the labels on the probability itself
+    (Platt scaling with the probability as the score; lbfgs, ``C = SIGMOID_C`` on the
+    slope, unpenalized intercept). ``fit(p, y)`` then ``predict(p)``; a single-class ``y``
+    gives the constant map ``mean(y)``."""
+
+    def __init__(self, method: str = "isotonic"):
+        self.method = _check_choice(method, METHODS, "method")
+
+    def fit(self, p, y):
+        p = _check_probs(p, "p")
+        y = check_binary(y, "y")
+        if y.shape[0] != p.shape[0]:
+            raise ValueError(f"y has {y.shape[0]} entries but p has {p.shape[0]}")
+        if p.shape[0] == 0:
+            raise ValueError("cannot fit a calibrator on zero rows")
+        self.constant_ = None
+        if y.min() == y.max():
+            self.constant_ = float(y[0])
+        elif self.method == "isotonic":
+            from sklearn.isotonic import IsotonicRegression
+
+            self.model_ = IsotonicRegression(y_min=0.0, y_max=1.0, increasing=True, out_of_bounds="clip")
+            self.model_.fit(p, y.astype(np.float64))
+        else:
+            from sklearn.linear_model import LogisticRegression
+
+            self.model_ = LogisticRegression(C=SIGMOID_C, solver="lbfgs", tol=1e-10, max_iter=10_000)
+            self.model_.fit(p.reshape(-1, 1), y)
+        return self
+
+    def predict(self, p) -> np.ndarray:
+        """Calibrated probabilities of the probabilities ``p`` (values in [0, 1])."""
+        if not hasattr(self, "constant_"):
+            raise ValueError("this ProbabilityCalibrator is not fitted yet; call fit(p, y)")
+        p = _check_probs(p, "p")
+        if self.constant_ is not None:
+            return np.full(p.shape[0], self.constant_)
+        if self.method == "isotonic":
+            out = self.model_.predict(p)
+        else:
+            out = self.model_.predict_proba(p.reshape(-1, 1))[:, 1]
+        return np.clip(np.asarray(out, dtype=np.float64), 0.0, 1.0)
+
+
+@dataclass(frozen=True, eq=False)
+class CalibrationResult:
+    """Output of :func:`calibrate_probabilities` / :func:`calibrate_pulscar`.
+
+    ``probs`` are the calibrated probabilities of the rows ``rows`` (indices into the
+    input; all rows for ``data="PU"``, the unlabeled rows for ``"U"``);
+    ``unlabeled_probs`` those of the unlabeled rows in row order (for both ``data``);
+    ``labels`` the regression targets of ``rows`` (1 for labeled, ``su`` for unlabeled);
+    ``n_flips = round(alpha |U|)``; ``bin_targets`` the per-bin flip targets;
+    ``calibrator`` the fitted :class:`ProbabilityCalibrator` (``transform`` maps new
+    probabilities, e.g. of a test set)."""
+
+    probs: np.ndarray
+    rows: np.ndarray
+    unlabeled_probs: np.ndarray
+    labels: np.ndarray
+    n_flips: int
+    alpha: float
+    method: str
+    data: str
+    n_bins: int
+    bin_targets: np.ndarray
+    calibrator: ProbabilityCalibrator = field(repr=False)
+
+    def transform(self, probs) -> np.ndarray:
+        """Apply the fitted calibration map to new probabilities."""
+        return self.calibrator.predict(probs)
+
+
+def calibrate_probabilities(probs, s, alpha, n_bins=100, method="isotonic", data="PU",
+                            random_state=None) -> CalibrationResult:
+    """Calibrated class-1 probabilities of PU data (Algorithm 4).
+
+    The unlabeled rows are relabeled by :func:`flip_labels` (same ``random_state`` gives
+    the same flips), then a :class:`ProbabilityCalibrator` (``method`` ``"isotonic"`` or
+    ``"sigmoid"``) is fitted on ``data``:
+
+    * ``"PU"`` (lines 16-17): all rows, targets 1 for labeled positives and ``su`` for
+      the unlabeled; returns the calibrated probabilities of all rows (row order);
+    * ``"U"`` (lines 18-19): the unlabeled rows with targets ``su``; returns theirs.
+
+    Isotonic regression preserves the sum of the targets on the fitted rows, so the
+    returned probabilities sum to ``|P| + round(alpha |U|)`` (``"PU"``) or
+    ``round(alpha |U|)`` (``"U"``) up to floating point; see the module docstring.
+
+    Returns a :class:`CalibrationResult` (``.probs``, ``.unlabeled_probs``, ``.transform``).
+    """
+    p, s = _check_probs_s(probs, s)
+    alpha = _check_alpha(alpha)
+    n_bins = _check_n_bins(n_bins)
+    method = _check_choice(method, METHODS, "method")
+    data = _check_choice(data, DATA, "data")
+    unl = np.flatnonzero(s == 0)
+    su, targets, n_flip = _flip(p[s == 1], p[unl], alpha, n_bins, _rng(random_state, "flip_labels"))
+    if data == "PU":
+        rows = np.arange(s.shape[0])
+        labels = s.copy()
+        labels[unl] = su
+    else:
+        rows = unl
+        labels = su
+    cal = ProbabilityCalibrator(method).fit(p[rows], labels)
+    out = cal.predict(p[rows])
+    unl_probs = out[unl] if data == "PU" else out
+    return CalibrationResult(
+        probs=out, rows=rows, unlabeled_probs=unl_probs, labels=labels, n_flips=n_flip, alpha=alpha,
+        method=method, data=data, n_bins=n_bins, bin_targets=targets, calibrator=cal,
+    )
+
+
+def _estimator_seed(estimator, random_state):
+    """``random_state``, or the estimator's integer ``random_state`` when it is None."""
+    if random_state is None:
+        rs = getattr(estimator, "random_state", None)
+        if isinstance(rs, (int, np.integer)) and not isinstance(rs, bool) and rs >= 0:
+            return derive_seed("calibration_from_estimator", int(rs))
+    return random_state
+
+
+def _fitted_attr(estimator, name):
+    if not hasattr(estimator, name):
+        raise ValueError(f"{type(estimator).__name__} has no attribute {name}; fit it first")
+    return getattr(estimator, name)
+
+
+def calibrate_pulscar(estimator, s, n_bins=100, method="isotonic", data="PU",
+                      random_state=None) -> CalibrationResult:
+    """Algorithm 4 for a fitted :class:`~pu_lib.prior.pulsnar.PULSCAR` (SCAR data): its
+    out-of-fold probabilities ``probs_`` of all training rows and its ``alpha_``.
+
+    ``s`` are the PU labels the estimator was fitted on. ``random_state=None`` falls back
+    to a seed derived from the estimator's integer ``random_state`` (so a seeded estimator
+    gives reproducible calibrations); otherwise as :func:`calibrate_probabilities`.
+    """
+    probs = np.asarray(_fitted_attr(estimator, "probs_"))
+    alpha = _fitted_attr(estimator, "alpha_")
+    s_arr = np.asarray(s)
+    if probs.ndim != 1 or s_arr.ndim < 1 or probs.shape[0] != s_arr.shape[0]:
+        raise ValueError(f"estimator.probs_ has shape {probs.shape} but s has shape {s_arr.shape}; "
+                         "pass the labels the estimator was fitted on")
+    return calibrate_probabilities(probs, s, alpha, n_bins=n_bins, method=method, data=data,
+                                   random_state=_estimator_seed(estimator, random_state))
+
+
+# ------------------------------------------------------------------------ eq. 6
+
+
+def _capped_rescale(q: np.ndarray, target: float) -> np.ndarray:
+    """``min(1, t q)`` with ``t >= 0`` such that the sum is ``target`` (q >= 0).
+
+    With ``q`` sorted decreasingly and ``k`` entries capped at 1, ``t = (T - k) / S_k``
+    (``S_k`` the sum of the uncapped ``q``); the smallest ``k`` with ``t q_(k+1) <= 1``
+    is the solution (the sum is continuous and non-decreasing in ``t``). If ``target``
+    is at least the number of positive ``q``, all of them become 1 (the most reachable).
+    """
+    out = np.zeros_like(q)
+    pos = q > 0
+    m = int(pos.sum())
+    if target <= 0 or m == 0:
+        return out
+    if target >= m:
+        out[pos] = 1.0
+        return out
+    qs = np.sort(q[pos])[::-1]
+    suffix = np.cumsum(qs[::-1])[::-1]  # suffix[k] = sum of qs[k:]
+    k = np.arange(m)
+    t = (target - k) / suffix
+    ok = t * qs <= 1.0 + 1e-12
+    k0 = int(np.argmax(ok))  # first True (exists: see docstring)
+    return np.minimum(1.0, t[k0] * q)
+
+
+def combine_cluster_probabilities(cluster_probs, target=None, combine="eq6") -> np.ndarray:
+    """Combine the ``c`` calibrated probabilities of every unlabeled row (PULSNAR, eq. 6).
+
+    Parameters
+    ----------
+    cluster_probs : array of shape ``(c, n_u)``, values in [0, 1]: row ``j`` holds the
+        probabilities of the unlabeled rows calibrated with cluster ``j``.
+    target : None, or the total mass the combined probabilities must have (PULSNAR:
+        ``sum_j round(alpha_j |U|)``, i.e. ``alpha |U|`` up to rounding).
+    combine : ``"eq6"`` -- ``q = 1 - prod_j (1 - p_j)`` (eq. 6, reconstructed; see the
+        module docstring); ``"sum"`` -- ``q = sum_j p_j``.
+
+    With ``target=None`` returns ``q`` (``"sum"`` clipped at 1), i.e. eq. 6 verbatim.
+    Otherwise returns the capped proportional rescaling ``min(1, t q)`` whose sum is
+    ``target`` (``t > 0`` is unique; for eq. 6 with ``target = sum`` of all ``p_j`` it is
+    >= 1, since eq. 6 never exceeds that sum). The map is non-decreasing in ``q``: the
+    ranking of the rows is kept. If
+    ``target`` exceeds the number of rows with ``q > 0``, those rows all get 1 and the
+    sum falls short of ``target`` (cannot be helped without inventing mass).
+    """
+    P = np.asarray(cluster_probs, dtype=np.float64)
+    if P.ndim == 1:
+        P = P[None, :]
+    if P.ndim != 2 or P.shape[0] == 0:
+        raise ValueError(f"cluster_probs must have shape (n_clusters, n_unlabeled), got {np.shape(cluster_probs)}")
+    if not np.all(np.isfinite(P)) or (P.size and (P.min() < 0.0 or P.max() > 1.0)):
+        raise ValueError("cluster_probs must hold finite probabilities in [0, 1]")
+    combine = _check_choice(combine, COMBINE, "combine")
+    if combine == "eq6":
+        q = 1.0 - np.prod(1.0 - P, axis=0)
+    else:
+        q = P.sum(axis=0)
+    if target is None:
+        return np.clip(q, 0.0, 1.0)
+    if isinstance(target, bool) or not isinstance(target, (numbers.Real, np.floating, np.integer)) \
+            or not np.isfinite(target) or target < 0:
+        raise ValueError(f"target must be a finite non-negative number, got {target!r}")
+    return _capped_rescale(q, float(target))
+
+
+@dataclass(frozen=True, eq=False)
+class PULSNARCalibrationResult:
+    """Output of :func:`calibrate_pulsnar`.
+
+    ``probs`` / ``rows``: calibrated probabilities of all rows in row order (``"PU"``:
+    labeled rows from their own cluster's calibration, unlabeled rows combined) or of
+    the unlabeled rows (``"U"``); ``unlabeled_probs``: the combined (eq. 6 + rescaling)
+    probabilities of the unlabeled rows; ``labeled_probs``: those of the labeled rows
+    (``"PU"`` only, else None); ``raw_unlabeled_probs``: eq. 6 (or the sum) before the
+    rescaling; ``cluster_unlabeled_probs``: shape ``(c, |U|)``, per-cluster calibrated
+    probabilities; ``target = sum_j n_flips[j]`` with ``n_flips[j] = round(alpha_j |U|)``;
+    ``cluster_results``: the per-cluster :class:`CalibrationResult` (their ``rows``
+    index the cluster's data: its labeled rows then all unlabeled rows)."""
+
+    probs: np.ndarray
+    rows: np.ndarray
+    unlabeled_probs: np.ndarray
+    labeled_probs: np.ndarray | None
+    raw_unlabeled_probs: np.ndarray
+    cluster_unlabeled_probs: np.ndarray
+    target: float
+    n_flips: np.ndarray
+    alpha: float
+    cluster_alphas: np.ndarray
+    method: str
+    data: str
+    n_bins: int
+    combine: str
+    rescale: bool
+    cluster_results: list = field(repr=False)
+
+
+def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", random_state=None, *,
+                      combine="eq6", rescale=True) -> PULSNARCalibrationResult:
+    """Algorithm 4 per cluster, combined by eq. 6, for a fitted
+    :class:`~pu_lib.prior.pulsnar.PULSNAR` (SNAR data).
+
+    For every cluster ``j``, the probabilities of cluster ``j``'s model --
+    ``cluster_probs_labeled_[j]`` (its labeled rows) and ``cluster_probs_unlabeled_[j]``
+    (all unlabeled rows) -- are calibrated with ``cluster_alphas_[j]`` on ``data``
+    ``"PU"`` (cluster ``j``'s labeled rows + all unlabeled) or ``"U"`` (all unlabeled),
+    as in the paper's SNAR experiments. Every unlabeled row thus gets ``c`` calibrated
+    probabilities, combined by :func:`combine_cluster_probabilities` (eq. 6, then, if
+    ``rescale``, the capped rescaling to ``target = sum_j round(alpha_j |U|)``, so the
+    probabilities of ``U`` sum to ``alpha |U|`` up to rounding: ``|target - alpha |U||
+    <= c / 2`` when ``alpha_ = sum_j alpha_j``). A labeled row belongs to one cluster and
+    keeps that cluster's calibrated probability (``"PU"``).
+
+    ``s`` are the PU labels the estimator was fitted on. Cluster ``j`` flips with a seed
+    derived from ``(random_state, j)``; ``random_state=None`` falls back to the
+    estimator's integer ``random_state`` as in :func:`calibrate_pulscar`.
+    """
+    s = check_binary(s, "s")
+    n_bins = _check_n_bins(n_bins)
+    method = _check_choice(method, METHODS, "method")
+    data = _check_choice(data, DATA, "data")
+    combine = _check_choice(combine, COMBINE, "combine")
+    lab = np.flatnonzero(s == 1)
+    unl = np.flatnonzero(s == 0)
+    if lab.shape[0] == 0:
+        raise ValueError("s has no labeled positives (no s == 1)")
+    if unl.shape[0] == 0:
+        raise ValueError("s has no unlabeled rows (all s == 1); there is nothing to calibrate")
+    n_u = unl.shape[0]
+    c = int(_fitted_attr(estimator, "n_clusters_"))
+    labels = np.asarray(_fitted_attr(estimator, "cluster_labels_"))
+    alphas = np.asarray(_fitted_attr(estimator, "cluster_alphas_"), dtype=np.float64).ravel()
+    probs_l = list(_fitted_attr(estimator, "cluster_probs_labeled_"))
+    probs_u = np.asarray(_fitted_attr(estimator, "cluster_probs_unlabeled_"), dtype=np.float64)
+    alpha = _check_alpha(_fitted_attr(estimator, "alpha_"), "estimator.alpha_")
+    if c < 1:
+        raise ValueError(f"estimator.n_clusters_ must be >= 1, got {c}")
+    if labels.shape != (lab.shape[0],):
+        raise ValueError(f"estimator.cluster_labels_ has shape {labels.shape} but s has {lab.shape[0]} labeled rows; "
+                         "pass the labels the estimator was fitted on")
+    if alphas.shape[0] != c or len(probs_l) != c:
+        raise ValueError(f"estimator has n_clusters_={c} but {alphas.shape[0]} cluster_alphas_ and "
+                         f"{len(probs_l)} cluster_probs_labeled_")
+    if probs_u.shape != (c, n_u):
+        raise ValueError(f"estimator.cluster_probs_unlabeled_ has shape {probs_u.shape}, expected ({c}, {n_u})")
+    if not np.all(np.isin(labels, np.arange(c))):
+        raise ValueError(f"estimator.cluster_labels_ must lie in 0..{c - 1}")
+    base_seed = seed_to_int(_estimator_seed(estimator, random_state), fresh_if_none=True)
+
+    results, cal_u, n_flips = [], np.empty((c, n_u)), np.empty(c, dtype=np.int64)
+    labeled_out = np.full(lab.shape[0], np.nan) if data == "PU" else None
+    for j in range(c):
+        members = np.flatnonzero(labels == j)
+        pl = _check_probs(probs_l[j], f"estimator.cluster_probs_labeled_[{j}]", n=members.shape[0],
+                          ref=f"cluster {j} (labeled rows)")
+        if members.shape[0] == 0:
+            raise ValueError(f"cluster {j} has no labeled rows; cannot calibrate it")
+        aj = _check_alpha(alphas[j], f"estimator.cluster_alphas_[{j}]")
+        pj = np.concatenate([pl, probs_u[j]])
+        sj = np.r_[np.ones(members.shape[0], dtype=np.int8), np.zeros(n_u, dtype=np.int8)]
+        res = calibrate_probabilities(pj, sj, aj, n_bins=n_bins, method=method, data=data,
+                                      random_state=derive_seed("calibrate_pulsnar", base_seed, j))
+        results.append(res)
+        cal_u[j] = res.unlabeled_probs
+        n_flips[j] = res.n_flips
+        if data == "PU":
+            labeled_out[members] = res.probs[: members.shape[0]]
+    target = float(n_flips.sum())
+    raw = combine_cluster_probabilities(cal_u, None, combine)
+    final = combine_cluster_probabilities(cal_u, target, combine) if rescale else raw
+    if data == "PU":
+        probs = np.empty(s.shape[0])
+        probs[lab] = labeled_out
+        probs[unl] = final
+        rows = np.arange(s.shape[0])
+    else:
+        probs, rows = final, unl
+    return PULSNARCalibrationResult(
+        probs=probs, rows=rows, unlabeled_probs=final, labeled_probs=labeled_out, raw_unlabeled_probs=raw,
+        cluster_unlabeled_probs=cal_u, target=target, n_flips=n_flips, alpha=alpha, cluster_alphas=alphas,
+        method=method, data=data, n_bins=n_bins, combine=combine, rescale=bool(rescale), cluster_results=results,
+    )
+
+
+# ---------------------------------------------------------------- Algorithm 5
+
+
+def classification_metrics(y_true, probs, threshold=THRESHOLD) -> dict[str, float]:
+    """The six metrics of Algorithm 5 from class-1 probabilities and true 0/1 labels:
+    ``accuracy``, ``auc_roc``, ``brier``, ``f1``, ``mcc`` (hard predictions
+    ``probs >= threshold``, 0.5 by default -- the convention of
+    :func:`pu_lib.metrics.evaluate`) and ``average_precision`` (step-wise, as
+    ``sklearn.metrics.average_precision_score``; :func:`pu_lib.metrics.auc_pr`).
+    AUC-ROC and average precision are NaN when ``y_true`` holds one class."""
+    from pu_lib import metrics as M
+
+    y = check_binary(y_true, "y_true")
+    p = _check_probs(probs, "probs", n=y.shape[0], ref="y_true")
+    pred = (p >= float(threshold)).astype(np.int8)
+    return {
+        "accuracy": M.accuracy(y, pred),
+        "auc_roc": M.auc_roc(y, p),
+        "brier": M.brier(y, p),
+        "f1": M.f1(y, pred),
+        "mcc": M.mcc(y, pred),
+        "average_precision": M.auc_pr(y, p),
+    }
+
+
+def _check_X_rows(X, n):
+    shape = getattr(X, "shape", None)
+    if shape is None:
+        X = np.asarray(X)
+        shape = X.shape
+    if len(shape) != 2:
+        raise ValueError(f"X must be 2-D, got shape {tuple(shape)}")
+    if shape[0] != n:
+        raise ValueError(f"X has {shape[0]} rows but s has {n}")
+    return X
+
+
+def _check_s_y(s, y_true):
+    s = check_binary(s, "s")
+    y = check_binary(y_true, "y_true")
+    if y.shape[0] != s.shape[0]:
+        raise ValueError(f"y_true has {y.shape[0]} entries but s has {s.shape[0]}")
+    if np.any((s == 1) & (y == 0)):
+        raise ValueError("y_true is 0 on some labeled rows (s == 1); labeled rows must be positives")
+    return s, y
+
+
+def improve_classification(X, s, y_true, alpha, calibrated_unlabeled, estimator=None, n_folds=5,
+                           random_state=None, n_jobs=1, *, scale_pos_weight="auto", return_probs=False):
+    """Classification with PULSCAR / PULSNAR (Algorithm 5, lines 2-6).
+
+    Parameters
+    ----------
+    X : features of all rows (2-D; NaN allowed for XGBoost).
+    s : PU labels (1 = labeled positive).
+    y_true : true 0/1 labels, used only for the metrics.
+    alpha : estimated fraction of positives among the unlabeled.
+    calibrated_unlabeled : calibrated probabilities of the unlabeled rows in row order
+        (line 1: :func:`calibrate_probabilities` with ``data="U"`` --
+        ``calibrate_pulscar(est, s, data="U").unlabeled_probs`` or, for PULSNAR, the
+        eq. 6 combination ``calibrate_pulsnar(est, s, data="U").unlabeled_probs``).
+    estimator, n_folds, random_state, n_jobs, scale_pos_weight : passed to
+        :func:`pu_lib.prior._cv.cv_probabilities` (None = XGBoost; ``scale_pos_weight``
+        ``"auto"`` = ``#class 0 / #class 1`` per fold, as for the first classifier).
+    return_probs : also return the out-of-fold probabilities.
+
+    Lines 2-4: the unlabeled rows are sorted by decreasing calibrated probability (ties
+    by row order, so the choice is deterministic) and the top ``round(alpha |U|)`` (round
+    half up) are relabeled 1 ("probable positives"); labeled rows keep label 1, the other
+    unlabeled rows 0. Line 5: a second classifier is trained and tested with
+    ``n_folds``-fold CV on these labels, giving out-of-fold class-1 probabilities of
+    **all rows**. Line 6: the metrics (:func:`classification_metrics`, threshold 0.5) are
+    computed on all rows from those probabilities and ``y_true`` ("calculated using the
+    second classifier-estimated class 1 probabilities and the true labels of the
+    examples").
+
+    Returns the metric dict (keys :data:`CLASSIFICATION_METRICS`), or ``(metrics,
+    probs)`` with ``return_probs=True``.
+    """
+    from pu_lib.prior._cv import cv_probabilities
+
+    s, y = _check_s_y(s, y_true)
+    X = _check_X_rows(X, s.shape[0])
+    alpha = _check_alpha(alpha)
+    unl = np.flatnonzero(s == 0)
+    if unl.shape[0] == 0:
+        raise ValueError("s has no unlabeled rows (all s == 1)")
+    cal = np.asarray(calibrated_unlabeled, dtype=np.float64).ravel() \
+        if np.ndim(calibrated_unlabeled) <= 2 else None
+    if cal is None or cal.shape[0] != unl.shape[0]:
+        raise ValueError(f"calibrated_unlabeled must hold one probability per unlabeled row ({unl.shape[0]}), "
+                         f"got shape {np.shape(calibrated_unlabeled)}")
+    if not np.all(np.isfinite(cal)):
+        raise ValueError("calibrated_unlabeled contains NaN or infinite values")
+    k = _round_half_up(alpha * unl.shape[0])
+    order = np.lexsort((np.arange(cal.shape[0]), -cal))  # decreasing prob, then row order
+    y2 = s.copy()
+    y2[unl[order[:k]]] = 1
+    if y2.min() == 1:
+        raise ValueError("after relabeling, every row is class 1 (alpha rounds to |U|); "
+                         "the second classifier needs both classes")
+    probs = cv_probabilities(X, y2, estimator=estimator, n_folds=n_folds, random_state=random_state,
+                             n_jobs=n_jobs, scale_pos_weight=scale_pos_weight)
+    m = classification_metrics(y, probs)
+    return (m, probs) if return_probs else m
+
+
+def baseline_classification(X, s, y_true, estimator=None, n_folds=5, random_state=None, n_jobs=1, *,
+                            scale_pos_weight="auto", return_probs=False):
+    """The paper's comparison "without PULSCAR/PULSNAR": the same classifier trained with
+    ``n_folds``-fold CV on the PU labels as they are (labeled = 1, unlabeled = 0),
+    metrics of its out-of-fold probabilities of all rows against ``y_true`` (as
+    :func:`improve_classification`)."""
+    from pu_lib.prior._cv import cv_probabilities
+
+    s, y = _check_s_y(s, y_true)
+    X = _check_X_rows(X, s.shape[0])
+    probs = cv_probabilities(X, s, estimator=estimator, n_folds=n_folds, random_state=random_state,
+                             n_jobs=n_jobs, scale_pos_weight=scale_pos_weight)
+    m = classification_metrics(y, probs)
+    return (m, probs) if return_probs else m
+
+
+# ------------------------------------------------------------ calibration curves
+
+
+def calibration_curve_data(probs, y_true, n_bins=10, strategy="uniform") -> dict[str, np.ndarray]:
+    """Points of a calibration curve (the paper's Figures 6-11): for every non-empty bin
+    of the predicted probabilities, their mean (``mean_predicted``), the observed
+    fraction of positives (``fraction_positive``) and the number of rows (``count``).
+
+    Binning as ``sklearn.calibration.calibration_curve`` (same output arrays):
+    ``"uniform"`` -- ``n_bins`` equal bins of [0, 1]; ``"quantile"`` -- edges at the
+    quantiles of ``probs``; a value on an inner edge goes to the lower bin. Also returns
+    ``bin`` (index of each non-empty bin) and ``bin_edges``.
+    """
+    y = check_binary(y_true, "y_true")
+    p = _check_probs(probs, "probs", n=y.shape[0], ref="y_true")
+    n_bins = _check_n_bins(n_bins)
+    if y.shape[0] == 0:
+        raise ValueError("probs is empty")
+    if strategy == "uniform":
+        edges = np.linspace(0.0, 1.0, n_bins + 1)
+    elif strategy == "quantile":
+        edges = np.percentile(p, np.linspace(0.0, 1.0, n_bins + 1) * 100)
+    else:
+        raise ValueError(f"unknown strategy {strategy!r}; expected 'uniform' or 'quantile'")
+    ids = np.searchsorted(edges[1:-1], p)
+    total = np.bincount(ids, minlength=n_bins)
+    sums = np.bincount(ids, weights=p, minlength=n_bins)
+    pos = np.bincount(ids, weights=y.astype(np.float64), minlength=n_bins)
+    nz = total > 0
+    return {
+        "mean_predicted": sums[nz] / total[nz],
+        "fraction_positive": pos[nz] / total[nz],
+        "count": total[nz].astype(np.int64),
+        "bin": np.flatnonzero(nz),
+        "bin_edges": edges,
+    }

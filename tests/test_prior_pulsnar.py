@@ -1,0 +1,325 @@
+"""PULSCAR / PULSNAR (Kumar & Lambert 2024): kernel density, bin rules, bandwidth,
+objective, knee detection, CV probabilities, estimators, determinism and validation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from pu_lib.datasets.synthetic import make_pulsnar_scar, make_pulsnar_snar
+from pu_lib.prior._cv import cv_probabilities, xgb_gain_importances
+from pu_lib.prior.pulsnar import (
+    BIN_RULES,
+    PULSCAR,
+    PULSNAR,
+    beta_kernel_density,
+    bic_knee,
+    estimate_bandwidth,
+    n_bins_rule,
+    nearest_power_of_two,
+    pulscar_alpha,
+    pulscar_objective,
+    select_alpha,
+)
+
+
+def _xs(ds):
+    return ds.X, ds.meta["recipe_s"].to_numpy()
+
+
+@pytest.fixture(scope="module")
+def small_scar():
+    return _xs(make_pulsnar_scar(0.3, n_labeled=300, n_unlabeled=900, n_features=10, random_state=0))
+
+
+# --------------------------------------------------------------------------- beta kernel
+@pytest.mark.parametrize("bw", [0.01, 0.05, 0.2, 0.5])
+def test_beta_kernel_matches_chen_definition(bw):
+    rng = np.random.default_rng(1)
+    t = np.concatenate([[0.0, 1.0], rng.beta(2, 5, 500)])
+    x = np.linspace(0, 1, 33)
+    ref = np.array([stats.beta.pdf(t, xx / bw + 1, (1 - xx) / bw + 1).mean() for xx in x])
+    raw = beta_kernel_density(t, bw, 33, normalize=False)
+    np.testing.assert_allclose(raw, ref, rtol=1e-10, atol=1e-12)
+    # normalised = raw / mean(raw)
+    np.testing.assert_allclose(beta_kernel_density(t, bw, 33), raw / raw.mean(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("bw", [0.01, 0.03, 0.1, 0.5])
+@pytest.mark.parametrize("data", ["beta25", "beta82", "uniform", "edges"])
+def test_beta_kernel_density_integrates_to_one(bw, data):
+    rng = np.random.default_rng(7)
+    t = {
+        "beta25": rng.beta(2, 5, 2000),
+        "beta82": rng.beta(8, 2, 2000),
+        "uniform": rng.random(2000),
+        "edges": np.concatenate([rng.beta(0.3, 0.3, 1500), [0.0, 1.0, 1.0]]),
+    }[data]
+    # on its own grid (cells of width 1/n_bins) exactly ...
+    for n in (16, 64):
+        f = beta_kernel_density(t, bw, n)
+        assert np.all(f >= 0)
+        assert f.sum() / n == pytest.approx(1.0, abs=1e-12)
+    # ... and as a function on [0, 1]: trapezoidal integral on a fine grid
+    n = 2049
+    f = beta_kernel_density(t, bw, n)
+    assert np.trapezoid(f, np.linspace(0, 1, n)) == pytest.approx(1.0, abs=0.01)
+
+
+def test_beta_kernel_chunks_and_threads_give_identical_sums():
+    t = np.random.default_rng(3).beta(3, 3, 10_001)  # > 2 blocks of 4096
+    a = beta_kernel_density(t, 0.02, 128, n_jobs=1)
+    b = beta_kernel_density(t, 0.02, 128, n_jobs=2)
+    assert np.array_equal(a, b)
+
+
+# --------------------------------------------------------------------------- bin rules
+def test_nearest_power_of_two():
+    values = (1, 2, 3, 5, 6, 11, 12, 47.9, 48, 100)
+    assert [nearest_power_of_two(v) for v in values] == [1, 2, 4, 4, 8, 8, 16, 32, 64, 128]  # ties go up
+    with pytest.raises(ValueError):
+        nearest_power_of_two(0.5)
+
+
+def test_bin_rules_hand_computed_counts():
+    # n = 1000 points evenly on [0, 1]: sqrt -> ceil(31.6) = 32; Sturges -> ceil(9.97) + 1 = 11 -> 8;
+    # Rice -> ceil(2 * 10) = 20 -> 16; Scott: h = 3.5 * 0.28896 / 10 = 0.1011 -> ceil(9.89) = 10 -> 8;
+    # FD: h = 2 * 0.5 / 10 = 0.1 -> 10 -> 8
+    v = np.linspace(0, 1, 1000)
+    assert {r: n_bins_rule(v, r) for r in BIN_RULES} == {"sqrt": 32, "sturges": 8, "rice": 16, "scott": 8, "fd": 8}
+    # n = 5000 points evenly on [0.2, 0.6]: sqrt -> 71 -> 64; Sturges -> 13 + 1 = 14 -> 16; Rice -> ceil(34.2) = 35
+    # -> 32; Scott: range / h = 0.4 / (3.5 * 0.11549 / 17.1) = 16.9 -> 17 -> 16; FD: 0.4 / (2 * 0.2 / 17.1) = 17.1
+    # -> 18 -> 16
+    v = np.linspace(0.2, 0.6, 5000)
+    assert {r: n_bins_rule(v, r) for r in BIN_RULES} == {"sqrt": 64, "sturges": 16, "rice": 32, "scott": 16, "fd": 16}
+    assert n_bins_rule(v) == n_bins_rule(v, "scott")  # default rule
+    # cap: sqrt(10^6) = 1000 -> 1024 -> 512
+    assert n_bins_rule(np.random.default_rng(0).random(10**6), "sqrt") == 512
+    # zero width (constant values) -> 1 bin -> at least 2
+    assert n_bins_rule(np.full(10, 0.3), "scott") == 2
+    assert n_bins_rule(np.full(10, 0.3), "fd") == 2
+
+
+# --------------------------------------------------------------------------- bandwidth
+def test_estimate_bandwidth_range_and_determinism():
+    rng = np.random.default_rng(5)
+    v = np.concatenate([rng.beta(2, 8, 3000), rng.beta(6, 2, 1000)])
+    n_bins = n_bins_rule(v)
+    b1 = estimate_bandwidth(v, n_bins, random_state=0)
+    assert 0.01 <= b1 <= 0.5
+    assert estimate_bandwidth(v, n_bins, random_state=0) == b1
+    b2 = estimate_bandwidth(v, n_bins, random_state=0, bandwidth_range=(0.1, 0.3))
+    assert 0.1 <= b2 <= 0.3
+    b3 = estimate_bandwidth(v, n_bins, random_state=0, evaluate_at="centres")
+    assert 0.01 <= b3 <= 0.5
+    # the grid fit does not collapse to the lower bound (see the module docstring)
+    assert b1 > 0.011
+
+
+# --------------------------------------------------------------------------- objective
+@pytest.mark.parametrize("alpha", [0.05, 0.37, 0.8])
+def test_objective_recovers_alpha_of_exact_mixture(alpha):
+    x = np.linspace(0, 1, 64)
+    fp, fn = 2 * x, 2 * (1 - x)  # f_n vanishes at x = 1: f_u / f_p = alpha there
+    fu = alpha * fp + (1 - alpha) * fn
+    alphas, obj, eps = pulscar_objective(fp, fu, x)
+    assert alphas[0] == 0 and alphas[-1] == 1 and alphas.size == 10001
+    assert eps == 1e-10  # min f_p = 0
+    assert select_alpha(alphas, obj) == pytest.approx(alpha, abs=1.5e-4)
+
+
+def test_pulscar_alpha_on_known_probability_distributions():
+    rng = np.random.default_rng(0)
+    for alpha in (0.1, 0.3, 0.5):
+        pp = rng.beta(8, 2, 3000)
+        k = int(alpha * 20000)
+        pu = np.concatenate([rng.beta(8, 2, k), rng.beta(2, 8, 20000 - k)])
+        res = pulscar_alpha(pp, pu, random_state=0)
+        assert abs(res.alpha - alpha) < 0.03
+        assert res.grid.shape == res.density_pos.shape == res.density_unl.shape == (res.n_bins,)
+        assert res.objective.shape == res.alphas.shape
+
+
+# --------------------------------------------------------------------------- BIC knee
+def test_bic_knee_on_curves_and_blobs():
+    assert bic_knee([1000, 600, 300, 100, 95, 92, 90, 89, 88.5]) == 4  # knee of a levelling curve
+    assert bic_knee([1000, 700, 400, 200, 100, 150, 200, 250, 300]) == 5  # minimum
+    assert bic_knee([1, 2, 3, 4, 5]) == 1  # no concave bend: BIC minimum
+    assert bic_knee([5, 4]) == 2
+    # four well-separated Gaussian blobs: GMM BIC sweep 1..10, knee at 4
+    from sklearn.mixture import GaussianMixture
+
+    rng = np.random.default_rng(0)
+    Z = np.concatenate([c + rng.normal(size=(150, 2)) for c in ([0, 0], [10, 0], [0, 10], [10, 10])])
+    bic = [GaussianMixture(k, covariance_type="full", max_iter=250, random_state=k).fit(Z).bic(Z) for k in range(1, 11)]
+    assert bic_knee(bic) == 4
+
+
+# --------------------------------------------------------------------------- CV probabilities
+def test_cv_probabilities_rows_threads_and_sklearn(small_scar):
+    from sklearn.linear_model import LogisticRegression
+
+    X, s = small_scar
+    p1 = cv_probabilities(X, s, random_state=3, n_jobs=1, max_depth=3)
+    p2 = cv_probabilities(X, s, random_state=3, n_jobs=2, max_depth=3)
+    assert p1.shape == (X.shape[0],) and np.all((p1 >= 0) & (p1 <= 1))
+    assert np.array_equal(p1, p2)
+    assert not np.array_equal(p1, cv_probabilities(X, s, random_state=4, max_depth=3))
+    assert p1[s == 1].mean() > p1[s == 0].mean()
+    p3 = cv_probabilities(X, s, estimator=LogisticRegression(max_iter=500), random_state=3)
+    assert np.all((p3 > 0) & (p3 < 1))
+    idx, gains = xgb_gain_importances(X, s, max_depth=3, random_state=0)
+    assert idx.size == gains.size > 0 and np.all(np.diff(gains) <= 0)
+
+
+def test_cv_probabilities_sets_scale_pos_weight_per_fold(small_scar):
+    from sklearn.base import BaseEstimator, ClassifierMixin
+
+    seen = []
+
+    class Spy(ClassifierMixin, BaseEstimator):
+        def __init__(self, scale_pos_weight=1.0):
+            self.scale_pos_weight = scale_pos_weight
+
+        def fit(self, X, y):
+            seen.append((self.scale_pos_weight, (y == 0).sum() / (y == 1).sum()))
+            self.classes_ = np.array([0, 1])
+            return self
+
+        def predict_proba(self, X):
+            return np.full((X.shape[0], 2), 0.5)
+
+    X, s = small_scar
+    cv_probabilities(X, s, estimator=Spy(), random_state=0)
+    assert len(seen) == 5 and all(a == pytest.approx(b) for a, b in seen)
+    seen.clear()
+    cv_probabilities(X, s, estimator=Spy(), random_state=0, scale_pos_weight=None)
+    assert all(a == 1.0 for a, _ in seen)
+
+
+def test_dask_gives_identical_results(small_scar):
+    distributed = pytest.importorskip("distributed")
+    X, s = small_scar
+    local = cv_probabilities(X, s, random_state=1, max_depth=3)
+    est_local = PULSNAR(max_clusters=3, max_depth=3, random_state=1).fit(X, s)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        remote = cv_probabilities(X, s, random_state=1, max_depth=3)
+        est_dask = PULSNAR(max_clusters=3, max_depth=3, random_state=1).fit(X, s)
+    assert np.array_equal(local, remote)
+    assert est_dask.alpha_ == est_local.alpha_
+    assert np.array_equal(est_dask.cluster_probs_unlabeled_, est_local.cluster_probs_unlabeled_)
+
+
+# --------------------------------------------------------------------------- estimators
+def test_pulscar_attributes_and_determinism(small_scar):
+    X, s = small_scar
+    a = PULSCAR(max_depth=3, random_state=0, n_jobs=1).fit(X, s)
+    b = PULSCAR(max_depth=3, random_state=0, n_jobs=2).fit(X, s)
+    assert a.alpha_ == b.alpha_ and np.array_equal(a.probs_, b.probs_)
+    assert a.probs_.shape == (X.shape[0],)
+    assert 0 <= a.alpha_ <= 1 and a.n_bins_ >= 2 and 0.01 <= a.bandwidth_ <= 0.5
+    assert a.objective_.shape == a.alphas_.shape
+    assert a.prior_ == pytest.approx(a.labeled_fraction_ + a.alpha_ * (1 - a.labeled_fraction_))
+
+
+def test_pulsnar_attributes_and_determinism(small_scar):
+    X, s = small_scar
+    a = PULSNAR(max_depth=3, max_clusters=4, random_state=0, n_jobs=1).fit(X, s)
+    b = PULSNAR(max_depth=3, max_clusters=4, random_state=0, n_jobs=2).fit(X, s)
+    assert a.alpha_ == b.alpha_
+    k, n_l, n_u = a.n_clusters_, int(s.sum()), int((s == 0).sum())
+    assert isinstance(k, int) and k >= 1
+    assert a.cluster_labels_.shape == (n_l,) and set(np.unique(a.cluster_labels_)) == set(range(k))
+    assert a.cluster_alphas_.shape == (k,)
+    assert a.raw_estimate_ == pytest.approx(a.cluster_alphas_.sum())
+    assert len(a.cluster_probs_labeled_) == k
+    assert [p.size for p in a.cluster_probs_labeled_] == np.bincount(a.cluster_labels_).tolist()
+    assert a.cluster_probs_unlabeled_.shape == (k, n_u)
+    assert a.bic_.shape == (4,)
+    assert a.important_features_.size == a.feature_importances_.size >= 1
+    assert np.array_equal(a.cluster_probs_unlabeled_, b.cluster_probs_unlabeled_)
+
+
+def test_nan_features_are_allowed(small_scar):
+    X, s = small_scar
+    X = X.astype(np.float64).copy()
+    X[::7, 2] = np.nan
+    assert 0 <= PULSCAR(max_depth=3, random_state=0).fit(X, s).alpha_ <= 1
+    assert 0 <= PULSNAR(max_depth=3, n_clusters=2, random_state=0).fit(X, s).alpha_ <= 1
+
+
+def test_pulscar_recovers_alpha_on_scar_data():
+    """Paper's synthetic SCAR recipe (2,000 labeled, 6,000 unlabeled, 50 features,
+    class_sep 0.3), XGBoost max_depth 4 (the authors' config for these data)."""
+    for frac in (0.1, 0.2, 0.3, 0.4, 0.5):
+        X, s = _xs(make_pulsnar_scar(frac, random_state=2))
+        est = PULSCAR(max_depth=4, random_state=2, n_jobs=2).fit(X, s)
+        assert abs(est.alpha_ - frac) <= 0.03, (frac, est.alpha_)
+
+
+def test_pulsnar_corrects_pulscar_on_snar_data():
+    """Paper's synthetic SNAR recipe: five subclasses, 400 labeled each, unlabeled
+    positives in shares 1/31 ... 16/31. PULSCAR underestimates, PULSNAR does not."""
+    frac = 0.5
+    X, s = _xs(make_pulsnar_snar(frac, random_state=1))
+    scar = PULSCAR(max_depth=4, random_state=1, n_jobs=2).fit(X, s)
+    snar = PULSNAR(max_depth=4, max_clusters=10, random_state=1, n_jobs=2).fit(X, s)
+    assert scar.alpha_ < frac - 0.15
+    assert abs(snar.alpha_ - frac) <= 0.05, (snar.alpha_, snar.cluster_alphas_)
+    assert snar.n_clusters_ >= 4
+
+
+# --------------------------------------------------------------------------- validation
+def test_validation_errors(small_scar):
+    X, s = small_scar
+    v = np.linspace(0, 1, 50)
+    with pytest.raises(ValueError, match="bin_rule"):
+        n_bins_rule(v, "doane")
+    with pytest.raises(ValueError, match="bin_rule"):
+        PULSCAR(bin_rule="auto").fit(X, s)
+    with pytest.raises(ValueError, match="bandwidth_range"):
+        estimate_bandwidth(v, 8, bandwidth_range=(0.5, 0.1))
+    with pytest.raises(ValueError, match="bandwidth"):
+        estimate_bandwidth(v, 8, bandwidth_range=(0.0, 0.5))
+    with pytest.raises(ValueError, match="bandwidth_range"):
+        PULSCAR(bandwidth_range=(0.3,)).fit(X, s)
+    with pytest.raises(ValueError, match="bandwidth"):
+        beta_kernel_density(v, -0.1, 8)
+    with pytest.raises(ValueError, match="n_bins"):
+        beta_kernel_density(v, 0.1, 1)
+    with pytest.raises(ValueError, match=r"\[0, 1\]"):
+        beta_kernel_density(np.array([0.2, 1.5]), 0.1, 8)
+    with pytest.raises(ValueError, match="NaN"):
+        pulscar_alpha(np.array([0.5, np.nan]), v)
+    with pytest.raises(ValueError, match="evaluate_at"):
+        estimate_bandwidth(v, 8, evaluate_at="edges")
+    Xi = X.astype(np.float64).copy()
+    Xi[0, 0] = np.inf
+    with pytest.raises(ValueError, match="infinite"):
+        PULSCAR().fit(Xi, s)
+    with pytest.raises(ValueError, match="infinite"):
+        PULSNAR().fit(Xi, s)
+    with pytest.raises(ValueError, match="no labeled positives"):
+        PULSCAR().fit(X, np.zeros_like(s))
+    with pytest.raises(ValueError, match="no unlabeled"):
+        PULSNAR().fit(X, np.ones_like(s))
+    with pytest.raises(ValueError, match="top_fraction"):
+        PULSNAR(top_fraction=0).fit(X, s)
+    with pytest.raises(ValueError, match="max_clusters"):
+        PULSNAR(max_clusters=0).fit(X, s)
+    with pytest.raises(ValueError, match="max_depth"):
+        PULSCAR(max_depth=0).fit(X, s)
+    with pytest.raises(ValueError, match="xgb_params"):
+        PULSCAR(xgb_params={"max_depth": 3}).fit(X, s)
+    with pytest.raises(ValueError, match="n_folds"):
+        cv_probabilities(X[:20], np.r_[np.ones(3), np.zeros(17)], n_folds=5)
+
+
+def test_registered_names():
+    from pu_lib.prior import make_prior_estimator
+
+    assert isinstance(make_prior_estimator("pulscar", random_state=0), PULSCAR)
+    est = make_prior_estimator("pulsnar", random_state=0, n_jobs=2)
+    assert isinstance(est, PULSNAR) and est.n_jobs == 2 and est.random_state == 0
