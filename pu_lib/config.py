@@ -148,6 +148,7 @@ def _semantic_checks(config: dict) -> None:
                     f"{base}.methods[{i}]: unknown method {m!r}; define it under 'methods' "
                     f"(defined: {sorted(config['methods'])})"
                 )
+        _check_prior_experiment(config, base, exp)
         rep = exp["report"]
         if rep["control"] != "best" and rep["control"] not in exp["methods"]:
             raise ConfigError(
@@ -176,13 +177,52 @@ def _semantic_checks(config: dict) -> None:
                 raise ConfigError(f"{base}.split.val_size: test_size + val_size must be < 1")
 
 
+def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
+    """An experiment is either classification (every method a classifier) or class-prior
+    estimation (every method a prior estimator of :mod:`pu_lib.prior`, metrics from
+    :data:`pu_lib.metrics.PRIOR_METRICS`)."""
+    from pu_lib.methods import is_prior_method
+    from pu_lib.metrics import PRIOR_METRICS
+
+    kinds = {m: is_prior_method(config["methods"][m]["method"]) for m in exp["methods"]}
+    priors = [m for m, k in kinds.items() if k]
+    if not priors:
+        return
+    others = [m for m, k in kinds.items() if not k]
+    if others:
+        raise ConfigError(
+            f"{base}.methods: mixes prior estimators {priors} and classifiers {others}; put them in "
+            "separate experiments (prior estimators are scored by their estimates only)"
+        )
+    for j, m in enumerate(exp["metrics"]):
+        if m not in PRIOR_METRICS:
+            raise ConfigError(
+                f"{base}.metrics[{j}]: {m!r} is not a class-prior metric; an experiment of prior "
+                f"estimators reports {', '.join(PRIOR_METRICS)}"
+            )
+
+
+def is_prior_experiment(config: dict, experiment: str) -> bool:
+    """True when every method of ``experiment`` is a class-prior estimator."""
+    from pu_lib.methods import is_prior_method
+
+    methods = config["experiments"][experiment]["methods"]
+    return bool(methods) and all(is_prior_method(config["methods"][m]["method"]) for m in methods)
+
+
 def _prior_param_problem(value) -> str:
     """Why a method's ``params.prior`` is invalid ("" if fine): ``true`` / ``"true"`` (the
-    true class prior, substituted per repetition), null, or a number in (0, 1)."""
+    true class prior, substituted per repetition), null, a number in (0, 1), or the name
+    of a prior estimator of :mod:`pu_lib.prior` (estimated on the training rows)."""
+    from pu_lib.prior.base import PRIOR_ESTIMATORS
+
     if value is None or value is True or (isinstance(value, str) and value.strip().lower() == "true"):
         return ""
+    if isinstance(value, str) and value in PRIOR_ESTIMATORS:
+        return ""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return f"must be true (the true class prior), null or a number in (0, 1), got {value!r}"
+        return (f"must be true (the true class prior), null, a number in (0, 1) or the name of a prior "
+                f"estimator ({', '.join(sorted(PRIOR_ESTIMATORS))}), got {value!r}")
     if not 0 < float(value) < 1:
         return f"must lie in (0, 1), got {value!r}"
     return ""
@@ -382,6 +422,7 @@ class Grid:
         spec["method"] = cell.method
         spec["method_spec"] = self.config["methods"][cell.method]
         spec["config_hash"] = self.experiment_hash(cell.experiment)
+        spec["prior_evaluation"] = self.experiments[cell.experiment]["exp"].get("prior_evaluation") or {}
         return spec
 
     def experiment_hash(self, experiment: str) -> str:
@@ -404,6 +445,10 @@ class Grid:
 
     def report_options(self, experiment: str) -> dict:
         return dict(self.experiments[experiment]["exp"]["report"])
+
+    def is_prior_experiment(self, experiment: str) -> bool:
+        """True when the experiment's methods are class-prior estimators (rule prior_estimates)."""
+        return is_prior_experiment(self.config, experiment)
 
     def metrics(self, experiment: str) -> list[str]:
         return list(self.experiments[experiment]["exp"]["metrics"])

@@ -64,13 +64,17 @@ def _load_cell(entry: dict, dataset_path: str | None, rep: int):
 def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
     """Return ``(X, y, groups)`` for a dataset entry and repetition.
 
-    ``y`` is the binary target under the entry's positive definition; rows that the
+    ``groups`` is the dataset's subclass id per row (synthetic SNAR) or, for data sets
+    without one, the original class value. ``y`` is the binary target under the entry's
+    positive definition; rows that the
     definition excludes (``y == -1``, e.g. classes a paper drops) are removed here, so
     label-set row indices always refer to the filtered table (documented in the label
     file by ``row``).
     """
     ds, y, keep = _load_cell(entry, dataset_path, rep)
-    groups = ds.groups
+    # subclass of each row: the generator's groups (synthetic SNAR), else the original
+    # class (used by SNAR mechanisms on benchmark data: positive subclasses = classes)
+    groups = ds.groups if ds.groups is not None else np.asarray(ds.target)
     X = ds.X
     if not keep.all():
         X = X[keep]
@@ -227,6 +231,10 @@ def run_repetition(task: dict) -> dict:
         X_tr, s_tr, y_tr = X[rows[tr]], s[tr], y[tr]
         method_spec, prior_given = resolve_method_spec(task["method_spec"], y_tr)
         est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
+        from pu_lib.prior.base import BasePriorEstimator
+
+        if isinstance(est, BasePriorEstimator):
+            return prior_row(task, entry, lab, est, X_tr, s_tr, y_tr, tr)
         target = fit_target(est, s_tr, y_tr)
         t0 = time.perf_counter()
         est.fit(X_tr, target)
@@ -280,27 +288,8 @@ def run_repetition(task: dict) -> dict:
         )
         res["lee_liu"] = float(lee_liu)
         n_pos = int(y_tr.sum())
-        row = {
-            "experiment": task["experiment"],
-            "dataset": entry["id"],
-            "dataset_name": entry["name"],
-            "positive": entry["positive"],
-            "setting": task["setting_id"],
-            "mechanism": task["setting"]["mechanism"],
-            "setting_params": json.dumps(
-                {k: v for k, v in task["setting"].items() if k not in ("mechanism", "id")}, sort_keys=True
-            ),
-            "scenario": str(lab["scenario"][0]),
-            "method": task["method"],
-            "method_spec": json.dumps(task["method_spec"], sort_keys=True),
-            "rep": int(task["rep"]),
-            "seed": int(task["seed"]),
-            "label_seed": int(task["label_seed"]),
-            "config_hash": task["config_hash"],
-            "pu_lib_version": __version__,
-            "evaluate_on": task["evaluate_on"],
-            "n_train": int(tr.sum()),
-            "n_labeled": int(s_tr.sum()),
+        row = _base_row(task, entry, lab, tr.sum(), s_tr.sum())
+        row.update({
             "n_eval": int(len(y_ev)),
             "alpha_true": alpha_true,
             "alpha_hat": float(alpha_hat) if alpha_hat is not None else float("nan"),
@@ -313,9 +302,154 @@ def run_repetition(task: dict) -> dict:
             "c_hat": float(getattr(est, "c_", float("nan"))),
             "fit_seconds": fit_seconds,
             "predict_seconds": predict_seconds,
-        }
+        })
         row.update({k: float(v) for k, v in res.items()})
         return row
+
+
+def _base_row(task: dict, entry: dict, lab: dict, n_train: int, n_labeled: int) -> dict:
+    return {
+        "experiment": task["experiment"],
+        "dataset": entry["id"],
+        "dataset_name": entry["name"],
+        "positive": entry["positive"],
+        "dataset_params": json.dumps(entry.get("params") or {}, sort_keys=True),
+        "setting": task["setting_id"],
+        "mechanism": task["setting"]["mechanism"],
+        "setting_params": json.dumps(
+            {k: v for k, v in task["setting"].items() if k not in ("mechanism", "id")}, sort_keys=True
+        ),
+        "scenario": str(lab["scenario"][0]),
+        "method": task["method"],
+        "method_spec": json.dumps(task["method_spec"], sort_keys=True),
+        "rep": int(task["rep"]),
+        "seed": int(task["seed"]),
+        "label_seed": int(task["label_seed"]),
+        "config_hash": task["config_hash"],
+        "pu_lib_version": __version__,
+        "evaluate_on": task["evaluate_on"],
+        "n_train": int(n_train),
+        "n_labeled": int(n_labeled),
+    }
+
+
+def prior_row(task, entry, lab, est, X_tr, s_tr, y_tr, tr) -> dict:
+    """Result row of a class-prior estimator (:mod:`pu_lib.prior`) on one repetition.
+
+    The estimator is fitted on the training rows ``(X_tr, s_tr)``; the truth comes from
+    their hidden classes ``y_tr``:
+
+    * ``alpha_true`` / ``alpha_hat``: class prior of the whole training sample
+      (``prior_``; thesis eq. 2.5 ``alpha = L / (c T)``), error ``prior_abs_error`` -- the
+      Bekker thesis's |alpha_hat - alpha| (Tables 3.2-3.4);
+    * ``alpha_u_true`` / ``alpha_u_hat``: fraction of positives among the unlabeled
+      training rows (``alpha_``; PULSNAR's alpha), error ``alpha_u_abs_error``
+      (PULSNAR Figures 3-5);
+    * ``c_true`` / ``c_hat``: label frequency, error ``c_abs_error``;
+    * ``fit_seconds`` and ``ms_per_example`` (fit time per training row, thesis Table 3.3).
+    """
+    t0 = time.perf_counter()
+    est.fit(X_tr, s_tr)
+    fit_seconds = time.perf_counter() - t0
+    n_pos = int(y_tr.sum())
+    unl = s_tr == 0
+    row = _base_row(task, entry, lab, tr.sum(), s_tr.sum())
+    alpha_true = float(y_tr.mean())
+    alpha_u_true = float(y_tr[unl].mean())
+    c_true = float(s_tr.sum() / n_pos) if n_pos else float("nan")
+    row.update({
+        "n_eval": int(unl.sum()),
+        "alpha_true": alpha_true,
+        "alpha_hat": float(est.prior_),
+        "alpha_u_true": alpha_u_true,
+        "alpha_u_hat": float(est.alpha_),
+        "c_true": c_true,
+        "c_hat": float(est.c_),
+        "raw_estimate": float(getattr(est, "raw_estimate_", float("nan"))),
+        "n_clusters": float(getattr(est, "n_clusters_", float("nan"))),
+        "fit_seconds": fit_seconds,
+        "prior_abs_error": abs(float(est.prior_) - alpha_true),
+        "alpha_u_abs_error": abs(float(est.alpha_) - alpha_u_true),
+        "c_abs_error": abs(float(est.c_) - c_true),
+        "ms_per_example": 1000.0 * fit_seconds / max(1, int(tr.sum())),
+    })
+    pe = task.get("prior_evaluation") or {}
+    if pe.get("calibration") or pe.get("classification"):
+        row.update(pulsnar_evaluation(est, X_tr, s_tr, y_tr, pe, derive_seed(task["seed"], "prior_evaluation")))
+    return row
+
+
+#: bins of the calibration curves of :func:`pulsnar_evaluation`
+CALIBRATION_CURVE_BINS = 10
+
+
+def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
+    """Calibration (PULSNAR Algorithm 4, Figures 6-11) and classification with and without
+    the estimate (Algorithm 5, Figures 12-13) for a fitted PULSCAR or PULSNAR; other
+    estimators get no extra columns.
+
+    * calibration: for ``data`` in 'PU' and 'U' (isotonic by default, ``options.method``),
+      the calibration curve (10 equal bins) of the uncalibrated and calibrated
+      probabilities against the true classes -- on all rows for 'PU', on the unlabeled
+      for 'U' -- as JSON in column ``calibration_curves``, plus the Brier scores
+      ``calib_brier_{uncal,PU,U}`` of the unlabeled rows. The uncalibrated probabilities
+      are PULSCAR's out-of-fold ``probs_``; for PULSNAR the per-cluster out-of-fold
+      probabilities combined by eq. 6 without rescaling (one probability per unlabeled
+      row, as the paper plots), and the labeled rows' own-cluster probabilities.
+    * classification: ``clf_with_<metric>`` from
+      :func:`pu_lib.prior.calibration.improve_classification` (top alpha |U| unlabeled by
+      'U'-calibrated probability relabeled, XGBoost with 5-fold CV) and
+      ``clf_without_<metric>`` from ``baseline_classification`` (XGBoost on the PU
+      labels), both on all rows against the true classes.
+    """
+    from pu_lib.prior import calibration as cal
+    from pu_lib.prior.pulsnar import PULSCAR, PULSNAR
+
+    if not isinstance(est, (PULSCAR, PULSNAR)):
+        return {}
+    n_bins = int(options.get("n_bins", 100))
+    method = options.get("method", "isotonic")
+    is_snar = isinstance(est, PULSNAR)
+    calibrate = cal.calibrate_pulsnar if is_snar else cal.calibrate_pulscar
+    unl = np.flatnonzero(s == 0)
+    lab = np.flatnonzero(s == 1)
+    out: dict = {}
+    results = {}
+    for data in ("PU", "U"):
+        results[data] = calibrate(est, s, n_bins=n_bins, method=method, data=data,
+                                  random_state=derive_seed(seed, "calibrate", data))
+    if options.get("calibration"):
+        if is_snar:
+            raw_u = cal.combine_cluster_probabilities(np.asarray(est.cluster_probs_unlabeled_))
+            raw = np.empty(s.shape[0])
+            raw[unl] = raw_u
+            for j in range(est.n_clusters_):
+                raw[lab[np.asarray(est.cluster_labels_) == j]] = est.cluster_probs_labeled_[j]
+        else:
+            raw = np.asarray(est.probs_, dtype=float)
+        curves = {}
+        for data, rows in (("PU", np.arange(s.shape[0])), ("U", unl)):
+            res = results[data]
+            calibrated = res.probs  # rows of res.rows: all rows for PU, unlabeled for U
+            curves[data] = {
+                "uncalibrated": {k: np.asarray(v).tolist() for k, v in cal.calibration_curve_data(
+                    raw[rows], y[rows], n_bins=CALIBRATION_CURVE_BINS).items()},
+                "calibrated": {k: np.asarray(v).tolist() for k, v in cal.calibration_curve_data(
+                    np.clip(calibrated, 0, 1), y[rows], n_bins=CALIBRATION_CURVE_BINS).items()},
+            }
+        out["calibration_curves"] = json.dumps(curves)
+        yu = y[unl].astype(float)
+        out["calib_brier_uncal"] = float(np.mean((raw[unl] - yu) ** 2))
+        out["calib_brier_PU"] = float(np.mean((results["PU"].unlabeled_probs - yu) ** 2))
+        out["calib_brier_U"] = float(np.mean((results["U"].unlabeled_probs - yu) ** 2))
+        out["calib_sum_U"] = float(np.sum(results["U"].unlabeled_probs))
+    if options.get("classification"):
+        with_ = cal.improve_classification(X, s, y, est.alpha_, results["U"].unlabeled_probs,
+                                           random_state=derive_seed(seed, "with"))
+        without = cal.baseline_classification(X, s, y, random_state=derive_seed(seed, "without"))
+        out.update({f"clf_with_{k}": float(v) for k, v in with_.items()})
+        out.update({f"clf_without_{k}": float(v) for k, v in without.items()})
+    return out
 
 
 def _score(est, X, proba):
@@ -344,6 +478,7 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
             "method_spec": spec["method_spec"],
             "config_hash": spec["config_hash"],
             "evaluate_on": spec["split"]["evaluate_on"],
+            "prior_evaluation": spec.get("prior_evaluation") or {},
             "rep": rep,
             "seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], spec["method"], "fit", rep),
             "label_seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep),

@@ -26,7 +26,19 @@ METHODS: dict[str, tuple[str, bool]] = {
     "supervised_et": ("pu_lib.trees:SupervisedExtraTreesClassifier", False),
     "naive_pu_et": ("pu_lib.trees:NaivePUExtraTreesClassifier", False),
     "pu_bagging_et": ("pu_lib.trees:PUBaggingExtraTreesClassifier", False),
+    # class-prior estimators (pu_lib.prior): an experiment of these records estimates only
+    "tice": ("pu_lib.prior.tice:TIcE", False),
+    "pulscar": ("pu_lib.prior.pulsnar:PULSCAR", False),
+    "pulsnar": ("pu_lib.prior.pulsnar:PULSNAR", False),
+    "elkan_noto_prior": ("pu_lib.prior.elkan_noto:ElkanNotoPrior", True),
 }
+
+
+def is_prior_method(name: str) -> bool:
+    """True when the method ``name`` is a class-prior estimator (:mod:`pu_lib.prior`)."""
+    from pu_lib.prior.base import BasePriorEstimator
+
+    return issubclass(method_class(name), BasePriorEstimator)
 
 
 def method_class(name: str):

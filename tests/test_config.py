@@ -21,8 +21,9 @@ def test_default_config_validates_and_fills_defaults(base_config, schema_path):
     assert exp["split"]["evaluate_on"] == "test"
     grid = Grid(cfg)
     cells = list(grid.cells())
-    # 2 datasets x 3 settings x 2 methods + 2 x (1 x 1 x 2)
-    assert len(cells) == 12 + 2 + 2
+    # 2 datasets x 3 settings x 2 methods + 2 x (1 x 1 x 2) + prior experiments 2 x 3 + 2 x 3
+    assert len(cells) == 12 + 2 + 2 + 6 + 6
+    assert grid.is_prior_experiment("quick_prior_snar") and not grid.is_prior_experiment("quick_uci")
     assert grid.file_datasets() == ["breast_cancer", "digits"]
 
 
@@ -192,3 +193,26 @@ def test_optional_mirror_dataset_without_mirror(base_config, schema_path, tmp_pa
     ]
     (tmp_path / "mushroom.parquet").write_bytes(b"x")  # present (content is checked by its job)
     assert Grid(validate_config(cfg, schema_path), workdir=tmp_path).skipped == []
+
+
+def test_prior_experiments_are_checked(base_config, schema_path):
+    import copy
+
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_prior_scar"]["methods"] = ["pulscar", "naive_lr"]
+    with pytest.raises(ConfigError, match="mixes prior estimators"):
+        validate_config(cfg, schema_path)
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_prior_scar"]["metrics"] = ["f1"]
+    with pytest.raises(ConfigError, match=r"metrics\[0\]: 'f1' is not a class-prior metric"):
+        validate_config(cfg, schema_path)
+    cfg = copy.deepcopy(base_config)
+    cfg["methods"]["naive_lr"] = {"method": "pu_decision_tree", "params": {"prior": "tice"}}
+    validate_config(cfg, schema_path)  # a prior-estimator name is a valid prior
+    cfg["methods"]["naive_lr"]["params"]["prior"] = "ticee"
+    with pytest.raises(ConfigError, match="params.prior: must be true"):
+        validate_config(cfg, schema_path)
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_prior_scar"]["settings"] = [{"mechanism": "pulsnar_alpha", "alpha": 1.0}]
+    with pytest.raises(ConfigError, match="alpha"):
+        validate_config(cfg, schema_path)

@@ -323,3 +323,83 @@ def test_named_targets_and_importance_maps(tmp_path):
         assert (tmp_path / "results" / "figures" / f"importance_maps_{kind}.png").read_bytes()[:4] == b"\x89PNG"
     npz = np.load(tmp_path / "results" / "importance_maps" / "importances.npz")
     assert npz["0_pu_raw"].shape == (784,)
+
+
+@pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason="needs the dataset mirror beside the repository")
+def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_path):
+    """Class-prior experiments (PULSNAR Figure 3 / thesis Figure 3.1 style) run as named
+    targets and write the estimate figures and tables; a classifier estimates its prior with
+    TIcE inside fit."""
+    cfg = {
+        "seed": 11,
+        "data_mirror": str(MIRROR),
+        "dask": {"threads": 2, "mem_mb": 2000},
+        "methods": {
+            "pulscar": {"method": "pulscar"},
+            "pulsnar": {"method": "pulsnar", "params": {"max_clusters": 6}},
+            "tice": {"method": "tice"},
+            "tice_mp": {"method": "tice", "params": {"variant": "most_promising"}},
+            "en": {"method": "elkan_noto_prior", "base": "logistic_regression"},
+            "pu_tree_tice": {"method": "pu_decision_tree", "params": {"prior": "tice", "max_depth": 4}},
+        },
+        "experiments": {
+            "snar_alpha": {
+                "paper_table": "Figure 3 (tiny)",
+                "datasets": [{"name": "pulsnar_snar", "params": {"frac": f, "n_unlabeled": 1500,
+                                                                  "n_labeled_per_subclass": 100}}
+                             for f in (0.1, 0.3)],
+                "settings": [{"mechanism": "snar_subclass", "n_labeled_per_group": 100}],
+                "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
+                "methods": ["pulscar", "pulsnar", "tice", "en"],
+                "repetitions": 2,
+                "metrics": ["alpha_u_abs_error", "fit_seconds"],
+            },
+            "tice_c": {
+                "datasets": [{"name": "breast_cancer_wisconsin_original", "positive": "bekker_tice"},
+                             {"name": "breast_cancer_wisconsin_original", "positive": "bekker_tice_nu"}],
+                "settings": [{"mechanism": "scar_c", "c": 0.3}, {"mechanism": "scar_c", "c": 0.7}],
+                "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
+                "methods": ["tice", "tice_mp"],
+                "repetitions": 2,
+                "metrics": ["prior_abs_error", "ms_per_example"],
+                "report": {"estimates": {"x": "c_true", "y": "prior_abs_error", "panel": "dataset",
+                                         "x_decimals": 1}},
+            },
+            "clf": {
+                "datasets": [{"name": "pulsnar_scar", "params": {"frac": 0.3, "n_unlabeled": 1500,
+                                                                  "n_labeled": 500}}],
+                "settings": [{"mechanism": "pulsnar_alpha", "alpha": 0.3}],
+                "split": {"test_size": 0.3},
+                "methods": ["pu_tree_tice"],
+                "repetitions": 1,
+                "metrics": ["accuracy"],
+            },
+        },
+        "targets": {
+            "figure_3": {"experiments": ["snar_alpha"]},
+            "figure_3_1": {"experiments": ["tice_c", "clf"]},
+        },
+    }
+    write_config(tmp_path, cfg)
+    snakemake(tmp_path, "figure_3", "figure_3_1", "--cores", "2")
+    agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "snar_alpha.parquet")
+    assert len(agg) == 2 * 4 * 2
+    assert set(np.round(agg["alpha_u_true"], 3)) == {0.1, 0.3}
+    assert agg["alpha_u_hat"].between(0, 1).all()
+    np.testing.assert_allclose(agg["alpha_u_abs_error"], (agg["alpha_u_hat"] - agg["alpha_u_true"]).abs())
+    assert (agg.loc[agg["method"] == "pulsnar", "n_clusters"] >= 1).all()
+    tables, figures = tmp_path / "results" / "tables", tmp_path / "results" / "figures"
+    md = (tables / "snar_alpha.prior_estimates.md").read_text()
+    assert "| alpha_u_true | pulscar | pulsnar | tice | en |" in md
+    csv = pd.read_csv(tables / "snar_alpha.prior_estimates.csv")
+    assert set(csv["method"]) == {"pulscar", "pulsnar", "tice", "en"} and (csv["n"] == 2).all()
+    assert (figures / "prior_estimates_snar_alpha.png").read_bytes()[:4] == b"\x89PNG"
+    assert (figures / "prior_estimates_tice_c.pdf").read_bytes()[:4] == b"%PDF"
+    assert (tables / "snar_alpha.alpha_u_abs_error.all.md").exists()
+    tice = pd.read_parquet(tmp_path / "results" / "aggregate" / "tice_c.parquet")
+    assert set(tice["c_true"].round(1)) == {0.3, 0.7} and tice["prior_abs_error"].notna().all()
+    csv = pd.read_csv(tables / "tice_c.prior_estimates.csv")
+    assert set(csv["panel"]) == {"breast_cancer_wisconsin_original-pos_bekker_tice",
+                                 "breast_cancer_wisconsin_original-pos_bekker_tice_nu"}
+    clf = pd.read_parquet(tmp_path / "results" / "aggregate" / "clf.parquet")
+    assert clf["alpha_hat"].between(0.05, 0.95).all() and clf["accuracy"].notna().all()

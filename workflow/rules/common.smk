@@ -53,6 +53,15 @@ def fit_files(wildcards):
 def experiment_outputs(exp, metrics=None):
     """Tables, tests and figures of one experiment (all its metrics unless given)."""
     out = []
+    if GRID.is_prior_experiment(exp):
+        out += [f"results/figures/prior_estimates_{exp}.{ext}" for ext in ("png", "pdf")]
+        out += [f"results/tables/{exp}.prior_estimates.{ext}" for ext in ("md", "csv")]
+        pe = GRID.experiments[exp]["exp"].get("prior_evaluation") or {}
+        if pe.get("calibration"):
+            out += [f"results/figures/calibration_{exp}.{ext}" for ext in ("png", "pdf")]
+        if pe.get("classification"):
+            out += [f"results/figures/classification_{exp}.{ext}" for ext in ("png", "pdf")]
+            out += [f"results/tables/{exp}.classification.{ext}" for ext in ("md", "csv")]
     for metric in metrics or GRID.metrics(exp):
         for ext in ("md", "tex", "csv", "html"):
             out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")
@@ -117,3 +126,4 @@ report_params = dict(
     config_hash=lambda wildcards: GRID.experiment_hash(wildcards.experiment),
     config_files=", ".join(str(f) for f in workflow.configfiles) or "(none)",
 )
+

@@ -86,3 +86,88 @@ rule stats:
         "../../envs/pu_lib.yaml"
     script:
         "../scripts/stats.py"
+
+
+rule prior_estimates:
+    """Class-prior experiments: estimate vs truth per method (mean and 95% interval over
+    repetitions), PULSNAR Figures 3-5 and Bekker thesis Figures 3.1-3.2."""
+    input:
+        "results/aggregate/{experiment}.parquet",
+    output:
+        png=report(
+            "results/figures/prior_estimates_{experiment}.png",
+            caption="../report/prior_estimates.rst",
+            category="{experiment}",
+            subcategory="prior estimates",
+            labels={"kind": "figure", "content": "estimates vs truth"},
+        ),
+        pdf="results/figures/prior_estimates_{experiment}.pdf",
+        md="results/tables/{experiment}.prior_estimates.md",
+        csv="results/tables/{experiment}.prior_estimates.csv",
+    params:
+        options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
+                                methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+    log:
+        "logs/prior_estimates/{experiment}.log",
+    benchmark:
+        "results/benchmarks/prior_estimates/{experiment}.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/prior_estimates.py"
+
+
+rule calibration_curves:
+    """PULSCAR / PULSNAR calibrated probabilities (PULSNAR Algorithm 4): calibration curves
+    before and after, on 'PU' and 'U' data (Figures 6-11)."""
+    input:
+        "results/aggregate/{experiment}.parquet",
+    output:
+        calibration_png=report(
+            "results/figures/calibration_{experiment}.png",
+            caption="../report/calibration.rst",
+            category="{experiment}",
+            subcategory="calibration",
+            labels={"kind": "figure", "content": "calibration curves"},
+        ),
+        calibration_pdf="results/figures/calibration_{experiment}.pdf",
+    params:
+        options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
+                                methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+    log:
+        "logs/calibration_curves/{experiment}.log",
+    benchmark:
+        "results/benchmarks/calibration_curves/{experiment}.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/prior_evaluation.py"
+
+
+rule classification_with_prior:
+    """Classification with and without PULSCAR / PULSNAR (PULSNAR Algorithm 5): six metrics
+    against the true alpha (Figures 12-13)."""
+    input:
+        "results/aggregate/{experiment}.parquet",
+    output:
+        classification_png=report(
+            "results/figures/classification_{experiment}.png",
+            caption="../report/classification.rst",
+            category="{experiment}",
+            subcategory="classification",
+            labels={"kind": "figure", "content": "classification with and without alpha"},
+        ),
+        classification_pdf="results/figures/classification_{experiment}.pdf",
+        classification_md="results/tables/{experiment}.classification.md",
+        classification_csv="results/tables/{experiment}.classification.csv",
+    params:
+        options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
+                                methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+    log:
+        "logs/classification_with_prior/{experiment}.log",
+    benchmark:
+        "results/benchmarks/classification_with_prior/{experiment}.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/prior_evaluation.py"

@@ -1,0 +1,353 @@
+"""Tables and figures of class-prior estimation experiments.
+
+Result rows of prior estimators (:func:`pu_lib.experiment.prior_row`) carry the true and
+estimated ``alpha_u`` (positives among the unlabeled, PULSNAR's alpha), whole-sample
+prior ``alpha`` and label frequency ``c`` per repetition. This module summarises them the
+way the papers show them:
+
+* PULSNAR Figures 3-5: estimated alpha (mean and 95% confidence interval over the
+  repetitions, e.g. 40 seeds) against the true alpha, one panel per data set, one series
+  per method, with the identity line;
+* Bekker thesis Figures 3.1-3.2: |alpha_hat - alpha| against the true label frequency,
+  one panel per data set (PU and NU versions), one series per method;
+* PULSNAR Table 2 / thesis Table 3.3: execution times (``fit_seconds``,
+  ``ms_per_example``) -- the ordinary per-data-set tables of :mod:`pu_lib.reporting`.
+
+The 95% interval is the t interval of the mean, ``mean +- t_{0.975, n-1} sd / sqrt(n)``
+(the PULSNAR paper says "95% confidence interval" over its 40 runs without a formula; a
+t interval of the mean is the usual reading). With one repetition the interval is NaN.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["ESTIMATE_COLUMNS", "estimate_summary", "estimate_figure", "estimate_markdown", "write_estimate_outputs"]
+
+#: columns of result rows that an estimate figure may put on an axis
+ESTIMATE_COLUMNS = (
+    "alpha_u_true", "alpha_u_hat", "alpha_true", "alpha_hat", "c_true", "c_hat",
+    "alpha_u_abs_error", "prior_abs_error", "c_abs_error", "fit_seconds", "ms_per_example", "n_clusters",
+)
+_PANELS = ("dataset", "dataset_name", "setting", "mechanism", "positive", "experiment")
+
+_LABELS = {
+    "alpha_u_true": "true alpha (positives among unlabeled)",
+    "alpha_u_hat": "estimated alpha",
+    "alpha_true": "true class prior",
+    "alpha_hat": "estimated class prior",
+    "c_true": "true label frequency c",
+    "c_hat": "estimated label frequency",
+    "alpha_u_abs_error": "|alpha_hat - alpha|",
+    "prior_abs_error": "|prior_hat - prior|",
+    "c_abs_error": "|c_hat - c|",
+    "fit_seconds": "fit time (s)",
+    "ms_per_example": "time per example (ms)",
+    "n_clusters": "number of clusters",
+}
+
+
+def _check(results: pd.DataFrame, x: str, y: str, panel: str) -> None:
+    for name, col in (("x", x), ("y", y)):
+        if col not in ESTIMATE_COLUMNS:
+            raise ValueError(f"{name} must be one of {ESTIMATE_COLUMNS}, got {col!r}")
+        if col not in results.columns:
+            raise ValueError(f"{name}: the results have no column {col!r} (not a prior-estimation experiment?)")
+    if panel not in _PANELS:
+        raise ValueError(f"panel must be one of {_PANELS}, got {panel!r}")
+
+
+def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "alpha_u_hat",
+                     panel: str = "dataset_name", x_decimals: int = 3, level: float = 0.95,
+                     methods=None) -> pd.DataFrame:
+    """Mean, standard deviation and ``level`` t interval of ``y`` per (panel, x, method).
+
+    ``x`` is rounded to ``x_decimals`` so that repetitions of one nominal value (e.g. a
+    realised label frequency 0.2997 for c = 0.3) fall together. Returns a frame with
+    columns ``panel, x, method, n, mean, sd, lo, hi`` sorted by panel, x and method
+    (in the order of ``methods`` when given, e.g. the config's, else of first appearance).
+    """
+    from scipy import stats as st
+
+    _check(results, x, y, panel)
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    df = results[[panel, x, y, "method"]].copy()
+    df["x"] = df[x].astype(float).round(x_decimals)
+    seen = list(methods or []) + [m for m in pd.unique(df["method"]) if m not in (methods or [])]
+    order = {m: i for i, m in enumerate(seen)}
+    g = df.groupby([panel, "x", "method"], sort=False)[y]
+    out = g.agg(n="count", mean="mean", sd="std").reset_index().rename(columns={panel: "panel"})
+    n = out["n"].to_numpy(dtype=float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(n > 1, st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1)), np.nan)
+        half = t * out["sd"].to_numpy() / np.sqrt(n)
+    out["lo"] = out["mean"] - half
+    out["hi"] = out["mean"] + half
+    out["_m"] = out["method"].map(order)
+    out = out.sort_values(["panel", "x", "_m"], kind="stable").drop(columns="_m").reset_index(drop=True)
+    return out
+
+
+def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, title: str = "") -> str:
+    """Markdown: one table per panel, rows = x values, columns = methods, cells
+    ``mean [lo, hi]`` (the 95% interval)."""
+    lines = [f"# {title}", ""] if title else []
+    f = f"{{:.{decimals}f}}"
+    for panel, part in summary.groupby("panel", sort=False):
+        methods = list(pd.unique(part["method"]))
+        lines += [f"## {panel}", "", f"{y} (mean [95% CI]) by {x}", ""]
+        lines.append("| " + " | ".join([x] + methods) + " |")
+        lines.append("|" + "---|" * (len(methods) + 1))
+        for xv, rows in part.groupby("x", sort=True):
+            cells = []
+            for m in methods:
+                r = rows[rows["method"] == m]
+                if r.empty:
+                    cells.append("")
+                    continue
+                r = r.iloc[0]
+                ci = "" if not np.isfinite(r["lo"]) else f" [{f.format(r['lo'])}, {f.format(r['hi'])}]"
+                cells.append(f.format(r["mean"]) + ci)
+            lines.append("| " + " | ".join([f"{xv:g}"] + cells) + " |")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None = None, title: str = ""):
+    """One panel per ``panel`` value: ``y`` against ``x`` per method, error bars = the
+    interval; the identity line when ``identity`` (default: when y estimates x, i.e.
+    ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    if identity is None:
+        identity = x.endswith("_true") and y == x[: -len("_true")] + "_hat"
+    panels = list(pd.unique(summary["panel"]))
+    n = max(1, len(panels))
+    ncol = min(3, n)
+    nrow = int(np.ceil(n / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.6 * nrow), squeeze=False)
+    methods = list(pd.unique(summary["method"]))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    markers = "osD^v<>ph*"
+    for i, panel in enumerate(panels):
+        ax = axes[i // ncol][i % ncol]
+        part = summary[summary["panel"] == panel]
+        xs_all = np.sort(part["x"].unique())
+        width = (xs_all.max() - xs_all.min()) if xs_all.size > 1 else 1.0
+        for j, m in enumerate(methods):
+            r = part[part["method"] == m].sort_values("x")
+            if r.empty:
+                continue
+            off = (j - (len(methods) - 1) / 2) * 0.008 * width  # dodge overlapping error bars
+            err = np.vstack([r["mean"] - r["lo"], r["hi"] - r["mean"]])
+            err = np.where(np.isfinite(err), err, 0.0)
+            ax.errorbar(r["x"] + off, r["mean"], yerr=err, label=m, color=colors[j % len(colors)],
+                        marker=markers[j % len(markers)], ms=4, lw=1.2, capsize=2)
+        if identity and xs_all.size:
+            lo, hi = float(xs_all.min()), float(xs_all.max())
+            ax.plot([lo, hi], [lo, hi], color="0.4", lw=0.8, ls="--", label="true value")
+        ax.set_title(str(panel), fontsize=10)
+        ax.set_xlabel(_LABELS.get(x, x))
+        ax.set_ylabel(_LABELS.get(y, y))
+        ax.grid(alpha=0.3)
+    for k in range(len(panels), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6), frameon=False,
+                   bbox_to_anchor=(0.5, -0.02))
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def write_estimate_outputs(results: pd.DataFrame, *, experiment: str, options: dict, outputs: dict) -> str:
+    """What rule ``prior_estimates`` writes for one experiment: ``outputs`` maps ``png``,
+    ``pdf``, ``md`` and ``csv`` to paths (each written atomically). ``options`` holds
+    ``x``, ``y``, ``panel``, ``x_decimals`` and ``decimals`` (config ``report.estimates``)."""
+    from pu_lib._io import write_text_atomic
+    from pu_lib.figures import save_figure
+
+    if "experiment" in results.columns:
+        results = results[results["experiment"] == experiment]
+    x, y, panel = options.get("x", "alpha_u_true"), options.get("y", "alpha_u_hat"), options.get("panel", "dataset_name")
+    summ = estimate_summary(results, x=x, y=y, panel=panel, x_decimals=options.get("x_decimals", 3),
+                            methods=options.get("methods"))
+    title = f"{experiment}: {_LABELS.get(y, y)} by {_LABELS.get(x, x)}"
+    write_text_atomic(estimate_markdown(summ, x, y, options.get("decimals", 3), title), outputs["md"])
+    write_text_atomic(summ.to_csv(index=False), outputs["csv"])
+    fig = estimate_figure(summ, x, y, title=title)
+    save_figure(fig, [outputs["png"], outputs["pdf"]])
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return f"{experiment}: {len(summ)} cells ({summ['panel'].nunique()} panels, {summ['method'].nunique()} methods)"
+
+
+# --------------------------------------------------------------------------- calibration
+def _pool_curves(curves: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+    """Pool per-repetition calibration curves (dicts with ``bin``, ``mean_predicted``,
+    ``fraction_positive``, ``count``) bin by bin, weighting by the counts."""
+    num_p, num_f, cnt = {}, {}, {}
+    for c in curves:
+        for b, mp, fp, n in zip(c["bin"], c["mean_predicted"], c["fraction_positive"], c["count"]):
+            num_p[b] = num_p.get(b, 0.0) + mp * n
+            num_f[b] = num_f.get(b, 0.0) + fp * n
+            cnt[b] = cnt.get(b, 0) + n
+    bins = sorted(cnt)
+    return (np.array([num_p[b] / cnt[b] for b in bins]), np.array([num_f[b] / cnt[b] for b in bins]))
+
+
+def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: str = "alpha_u_true",
+                       x_decimals: int = 3, title: str = ""):
+    """PULSNAR Figures 6-11: calibration curves of the uncalibrated and the isotonically
+    calibrated probabilities, pooled over repetitions; one row per (panel, method), one
+    column per true alpha; solid = calibration on 'PU' data (all rows), dashed = on 'U'
+    data (unlabeled rows)."""
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    df = results[results["calibration_curves"].notna()].copy()
+    if df.empty:
+        raise ValueError("no calibration curves in the results (prior_evaluation.calibration with PULSCAR/PULSNAR)")
+    df["x"] = df[x].astype(float).round(x_decimals)
+    rows = list(df.groupby([panel, "method"], sort=False).groups)
+    xs = sorted(df["x"].unique())
+    fig, axes = plt.subplots(len(rows), len(xs), figsize=(2.6 * len(xs), 2.6 * len(rows)), squeeze=False)
+    for i, key in enumerate(rows):
+        part = df[(df[panel] == key[0]) & (df["method"] == key[1])]
+        for j, xv in enumerate(xs):
+            ax = axes[i][j]
+            cell = [json.loads(v) for v in part.loc[part["x"] == xv, "calibration_curves"]]
+            ax.plot([0, 1], [0, 1], color="0.6", lw=0.7, ls=":")
+            for data, ls in (("PU", "-"), ("U", "--")):
+                if not cell:
+                    continue
+                for kind, color in (("uncalibrated", "tab:blue"), ("calibrated", "tab:red")):
+                    px, py = _pool_curves([c[data][kind] for c in cell])
+                    ax.plot(px, py, ls=ls, color=color, marker=".", ms=3, lw=1,
+                            label=f"{kind} ({data})")
+            ax.set_xlim(0, 1)
+            ax.set_ylim(0, 1)
+            ax.set_title(f"{key[0]} / {key[1]}\nalpha = {xv:g}", fontsize=8)
+            ax.tick_params(labelsize=7)
+            if j == 0:
+                ax.set_ylabel("fraction of positives", fontsize=8)
+            if i == len(rows) - 1:
+                ax.set_xlabel("mean predicted probability", fontsize=8)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=4, frameon=False, fontsize=8,
+                   bbox_to_anchor=(0.5, -0.01))
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
+# ------------------------------------------------------------------------ classification
+CLASSIFICATION_METRICS = ("accuracy", "auc_roc", "brier", "f1", "mcc", "average_precision")
+
+
+def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x: str = "alpha_u_true",
+                           x_decimals: int = 3, level: float = 0.95, methods=None) -> pd.DataFrame:
+    """Mean and t interval of every Algorithm 5 metric with (``clf_with_*``) and without
+    (``clf_without_*``) the estimate, per (panel, x, method)."""
+    cols = [f"clf_{w}_{m}" for m in CLASSIFICATION_METRICS for w in ("with", "without")]
+    missing = [c for c in cols if c not in results.columns]
+    if missing:
+        raise ValueError(f"no classification results (columns {missing[:2]}...); set prior_evaluation.classification")
+    long = results.melt(id_vars=[panel, x, "method"], value_vars=cols, var_name="column", value_name="value")
+    long = long[long["value"].notna()]
+    long["variant"] = np.where(long["column"].str.startswith("clf_with_"), "with", "without")
+    long["metric"] = long["column"].str.replace("clf_without_", "", regex=False).str.replace("clf_with_", "", regex=False)
+    long["method"] = long["method"] + " (" + long["variant"] + ")"
+    order = [f"{m} ({v})" for m in (methods or []) for v in ("with", "without")]
+    out = []
+    for metric, part in long.groupby("metric", sort=False):
+        s = estimate_summary(part.rename(columns={"value": "alpha_u_hat"})[[panel, x, "method", "alpha_u_hat"]]
+                             .assign(**{x: part[x]}), x=x, y="alpha_u_hat", panel=panel,
+                             x_decimals=x_decimals, level=level, methods=order)
+        s.insert(0, "metric", metric)
+        out.append(s)
+    return pd.concat(out, ignore_index=True)
+
+
+def classification_figure(summary: pd.DataFrame, title: str = ""):
+    """PULSNAR Figures 12-13: each metric against the true alpha, with and without the
+    estimate (mean and 95% interval), one row per panel."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = list(pd.unique(summary["panel"]))
+    metrics = [m for m in CLASSIFICATION_METRICS if m in set(summary["metric"])]
+    fig, axes = plt.subplots(len(panels), len(metrics), figsize=(3.0 * len(metrics), 2.8 * len(panels)),
+                             squeeze=False)
+    for i, panel in enumerate(panels):
+        for j, metric in enumerate(metrics):
+            ax = axes[i][j]
+            part = summary[(summary["panel"] == panel) & (summary["metric"] == metric)]
+            for k, (m, r) in enumerate(part.groupby("method", sort=False)):
+                r = r.sort_values("x")
+                err = np.vstack([r["mean"] - r["lo"], r["hi"] - r["mean"]])
+                err = np.where(np.isfinite(err), err, 0.0)
+                ax.errorbar(r["x"], r["mean"], yerr=err, label=m, marker="os^D"[k % 4], ms=3, lw=1, capsize=2,
+                            ls="-" if "(with)" in m else "--")
+            ax.set_title(f"{panel}: {metric}", fontsize=8)
+            ax.tick_params(labelsize=7)
+            ax.set_xlabel("true alpha", fontsize=8)
+            ax.grid(alpha=0.3)
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=min(4, len(labels)), frameon=False, fontsize=8,
+                   bbox_to_anchor=(0.5, -0.01))
+    if title:
+        fig.suptitle(title, fontsize=10)
+    fig.tight_layout(rect=(0, 0.06, 1, 1))
+    return fig
+
+
+def write_evaluation_outputs(results: pd.DataFrame, *, experiment: str, options: dict, outputs: dict) -> str:
+    """Rule ``prior_evaluation``: calibration curves (``calibration_png``/``_pdf``) and the
+    classification figure and table (``classification_png``/``_pdf``/``_md``/``_csv``),
+    whichever ``outputs`` names; each file written atomically."""
+    import matplotlib.pyplot as plt
+
+    from pu_lib._io import write_text_atomic
+    from pu_lib.figures import save_figure
+
+    if "experiment" in results.columns:
+        results = results[results["experiment"] == experiment]
+    x, panel = options.get("x", "alpha_u_true"), options.get("panel", "dataset_name")
+    xd = options.get("x_decimals", 3)
+    done = []
+    if "calibration_png" in outputs:
+        fig = calibration_figure(results, panel=panel, x=x, x_decimals=xd,
+                                 title=f"{experiment}: calibration curves (blue uncalibrated, red calibrated)")
+        save_figure(fig, [outputs["calibration_png"], outputs["calibration_pdf"]])
+        plt.close(fig)
+        done.append("calibration curves")
+    if "classification_png" in outputs:
+        summ = classification_summary(results, panel=panel, x=x, x_decimals=xd, methods=options.get("methods"))
+        write_text_atomic(summ.to_csv(index=False), outputs["classification_csv"])
+        lines = [f"# {experiment}: classification with and without the estimated alpha (Algorithm 5)", ""]
+        for metric, part in summ.groupby("metric", sort=False):
+            lines.append(estimate_markdown(part, x, metric, options.get("decimals", 3)))
+        write_text_atomic("\n".join(lines), outputs["classification_md"])
+        fig = classification_figure(summ, title=f"{experiment}: with (solid) and without (dashed) the estimate")
+        save_figure(fig, [outputs["classification_png"], outputs["classification_pdf"]])
+        plt.close(fig)
+        done.append("classification")
+    return f"{experiment}: {', '.join(done) or 'nothing'}"

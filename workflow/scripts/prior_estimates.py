@@ -1,0 +1,20 @@
+"""Rule `prior_estimates`: estimate-vs-truth figure and table of a class-prior experiment."""
+import sys
+from pathlib import Path
+
+# Use this checkout's pu_lib (also inside a conda env that does not install it).
+sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
+
+import pandas as pd
+
+from pu_lib._logging import log_to_file
+from pu_lib.prior_report import write_estimate_outputs
+
+log = log_to_file(snakemake.log[0])
+summary = write_estimate_outputs(
+    pd.read_parquet(snakemake.input[0]),
+    experiment=snakemake.wildcards.experiment,
+    options=dict(snakemake.params.options),
+    outputs=dict(snakemake.output.items()),
+)
+log.info("%s", summary)
