@@ -693,6 +693,24 @@ def _check_s_y(s, y_true):
     return s, y
 
 
+def relabel_top_unlabeled(s, alpha, calibrated_unlabeled) -> np.ndarray:
+    """Algorithm 5, lines 2-4: labels with the top ``round(alpha |U|)`` (round half up)
+    unlabeled rows, by decreasing calibrated probability (ties by row order), set to 1;
+    labeled rows keep 1, the other unlabeled rows 0. ``calibrated_unlabeled`` holds one
+    probability per unlabeled row, in row order."""
+    s = np.asarray(s)
+    unl = np.flatnonzero(s == 0)
+    cal = np.asarray(calibrated_unlabeled, dtype=np.float64).ravel()
+    if cal.shape[0] != unl.shape[0]:
+        raise ValueError(f"calibrated_unlabeled must hold one probability per unlabeled row ({unl.shape[0]}), "
+                         f"got {cal.shape[0]}")
+    k = _round_half_up(_check_alpha(alpha) * unl.shape[0])
+    order = np.lexsort((np.arange(cal.shape[0]), -cal))  # decreasing prob, then row order
+    y2 = (s == 1).astype(np.int8)
+    y2[unl[order[:k]]] = 1
+    return y2
+
+
 def improve_classification(X, s, y_true, alpha, calibrated_unlabeled, estimator=None, n_folds=5,
                            random_state=None, n_jobs=1, *, scale_pos_weight="auto", return_probs=False):
     """Classification with PULSCAR / PULSNAR (Algorithm 5, lines 2-6).
@@ -740,10 +758,7 @@ def improve_classification(X, s, y_true, alpha, calibrated_unlabeled, estimator=
                          f"got shape {np.shape(calibrated_unlabeled)}")
     if not np.all(np.isfinite(cal)):
         raise ValueError("calibrated_unlabeled contains NaN or infinite values")
-    k = _round_half_up(alpha * unl.shape[0])
-    order = np.lexsort((np.arange(cal.shape[0]), -cal))  # decreasing prob, then row order
-    y2 = s.copy()
-    y2[unl[order[:k]]] = 1
+    y2 = relabel_top_unlabeled(s, alpha, cal)
     if y2.min() == 1:
         raise ValueError("after relabeling, every row is class 1 (alpha rounds to |U|); "
                          "the second classifier needs both classes")
