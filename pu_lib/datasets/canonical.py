@@ -187,9 +187,10 @@ def strip_newsgroup_text(text: str) -> str:
 
 def text_count_features(
     texts, *, max_features: int = 200, stop_words: str | None = "english", strip: bool = True,
-    prefix: str = "word_", fit_mask=None,
+    prefix: str = "word_", fit_mask=None, binary: bool = False,
 ) -> pd.DataFrame:
-    """Bag-of-words count features of the ``max_features`` most frequent words.
+    """Bag-of-words count features of the ``max_features`` most frequent words
+    (``binary=True``: 0/1 presence of each word instead of its count).
 
     Deterministic version of the Bekker thesis features for 20 Newsgroups (Section
     3.3.1: "bag of words with the 200 most frequent words", Section 5.6.1: headers,
@@ -226,6 +227,8 @@ def text_count_features(
     order = np.lexsort((vocab, -totals))[:max_features]  # primary: -total, then word
     chosen = np.sort(order)  # vocabulary is alphabetical -> sorted indices = alphabetical
     dense = counts[:, chosen].toarray().astype(np.int32)
+    if binary:
+        dense = (dense > 0).astype(np.int32)
     names = [prefix + str(w) for w in vocab[chosen]]
     return pd.DataFrame(dense, columns=names)
 
@@ -378,6 +381,7 @@ def canonicalize(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
                     strip=bool(text.get("strip", True)),
                     prefix=text.get("prefix", "word_"),
                     fit_mask=fit_mask,
+                    binary=bool(text.get("binary", False)),
                 )
             elif method == "tfidf_svd":
                 if fit_mask is not None:
