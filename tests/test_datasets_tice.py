@@ -112,6 +112,9 @@ def test_text_count_features_fit_mask():
     b = text_count_features([t for t, m in zip(texts, mask) if m], max_features=3)
     assert list(b.columns) == list(a.columns) and np.array_equal(b.to_numpy(), a.to_numpy()[mask])
     assert list(text_count_features(texts, max_features=1).columns) == ["word_elder"]  # no mask: all rows
+    # binary: presence instead of counts, same words
+    c = text_count_features(texts, max_features=3, fit_mask=mask, binary=True)
+    assert list(c.columns) == list(a.columns) and c.to_numpy().tolist() == [[1, 1, 0], [0, 0, 0], [0, 1, 1], [0, 0, 0]]
     with pytest.raises(ValueError, match="distinct words"):
         text_count_features(texts, max_features=4, fit_mask=mask)
     with pytest.raises(ValueError, match="fit_mask"):
