@@ -50,10 +50,13 @@ def check_binary(v, name: str, n: int | None = None) -> np.ndarray:
     return v.astype(np.int8)
 
 
-def check_X_s(X, s, dtype=np.float64):
-    """Validate PU training data: finite 2-D X and 0/1 ``s`` with at least one labeled
-    positive and at least one unlabeled example."""
-    X = check_X(X, dtype=dtype)
+def check_X_s(X, s, dtype=np.float64, allow_nan: bool = False):
+    """Validate PU training data: finite 2-D X (``allow_nan``: NaN allowed, infinities
+    not) and 0/1 ``s`` with at least one labeled positive and at least one unlabeled
+    example."""
+    X = check_X(X, dtype=dtype, allow_nan=allow_nan)
+    if allow_nan and np.isinf(X).any():
+        raise ValueError("X contains infinite values; replace them (NaN is allowed here)")
     s = check_binary(s, "s", n=X.shape[0])
     n_lab = int(s.sum())
     if n_lab == 0:

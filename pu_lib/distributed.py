@@ -27,6 +27,39 @@ THREAD_ENV_VARS = (
 )
 
 
+def effective_n_jobs(n_jobs) -> int:
+    """Number of threads for ``n_jobs`` (scikit-learn's convention): None -> 1, a positive
+    int as is, -1 -> all cores, -k -> all but k-1; 0, bools and non-integers raise."""
+    if n_jobs is None:
+        return 1
+    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int,)) and not hasattr(n_jobs, "__index__"):
+        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
+    n_jobs = int(n_jobs)
+    if n_jobs == 0:
+        raise ValueError("n_jobs must be None or a non-zero integer, got 0")
+    if n_jobs < 0:
+        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
+    return n_jobs
+
+
+def active_dask_client():
+    """The active Dask client, or None; also None inside a Dask task (nested work then
+    runs on the task's own thread instead of being resubmitted)."""
+    try:
+        import distributed
+    except ImportError:  # pragma: no cover - distributed is a dependency
+        return None
+    try:
+        distributed.get_worker()
+        return None
+    except ValueError:
+        pass
+    try:
+        return distributed.default_client()
+    except ValueError:
+        return None
+
+
 def single_thread_env() -> dict[str, str]:
     """Environment variables that pin native thread pools to one thread."""
     return {k: "1" for k in THREAD_ENV_VARS}

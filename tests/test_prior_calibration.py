@@ -4,7 +4,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from types import SimpleNamespace
 
 import numpy as np
@@ -26,7 +25,6 @@ from pu_lib.prior.calibration import (
     improve_classification,
 )
 
-HAS_PULSNAR = importlib.util.find_spec("pu_lib.prior.pulsnar") is not None
 
 
 def _flips_per_bin(probs, s, su, n_bins):
@@ -521,7 +519,6 @@ def test_improve_classification_beats_baseline_with_xgboost():
 # ------------------------------------------------- end to end with PULSCAR / PULSNAR
 
 
-@pytest.mark.skipif(not HAS_PULSNAR, reason="pu_lib.prior.pulsnar not available")
 def test_end_to_end_pulscar_calibration():
     from pu_lib.prior.pulsnar import PULSCAR
 
@@ -539,7 +536,6 @@ def test_end_to_end_pulscar_calibration():
     assert set(m) == set(CLASSIFICATION_METRICS)
 
 
-@pytest.mark.skipif(not HAS_PULSNAR, reason="pu_lib.prior.pulsnar not available")
 def test_end_to_end_pulsnar_calibration():
     from pu_lib.prior.pulsnar import PULSNAR
 

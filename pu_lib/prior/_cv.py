@@ -27,7 +27,6 @@ not change the result either.
 from __future__ import annotations
 
 import math
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -36,6 +35,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_binary
+from pu_lib.distributed import active_dask_client, effective_n_jobs
 
 __all__ = [
     "active_dask_client",
@@ -48,34 +48,6 @@ __all__ = [
 ]
 
 
-def effective_n_jobs(n_jobs) -> int:
-    """Number of threads for ``n_jobs``: None -> 1, -1 -> all cores, -k -> all but k-1."""
-    if n_jobs is None:
-        return 1
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, (int, np.integer)) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
-    n_jobs = int(n_jobs)
-    if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
-
-
-def active_dask_client():
-    """The active Dask client, or None; also None inside a Dask task (nested work then
-    runs on the task's own thread instead of being resubmitted)."""
-    try:
-        import distributed
-    except ImportError:  # pragma: no cover - distributed is a dependency
-        return None
-    try:
-        distributed.get_worker()
-        return None
-    except ValueError:
-        pass
-    try:
-        return distributed.default_client()
-    except ValueError:
-        return None
 
 
 def _check_max_depth(max_depth) -> int:

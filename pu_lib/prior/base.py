@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import importlib
 import numbers
+from abc import ABCMeta, abstractmethod
 
 import numpy as np
 from sklearn.base import BaseEstimator, clone
@@ -127,7 +128,7 @@ def alpha_from_c(c, labeled_fraction) -> float:
     return float(np.clip((1.0 - c) / c * lf / (1.0 - lf), 0.0, 1.0))
 
 
-class BasePriorEstimator(BaseEstimator):
+class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
     """Base class: ``fit(X, s)`` sets ``alpha_``, ``prior_``, ``c_`` (see the module
     docstring), ``labeled_fraction_``, ``n_labeled_``, ``n_unlabeled_``, ``raw_estimate_``
     and ``n_features_in_``. Subclasses implement ``_estimate(X, s)`` returning
@@ -137,20 +138,7 @@ class BasePriorEstimator(BaseEstimator):
     _allow_nan = False
 
     def _validate_data(self, X, s):
-        if self._allow_nan:
-            from pu_lib._validation import check_binary, check_X
-
-            X = check_X(X, allow_nan=True)
-            if np.isinf(X).any():
-                raise ValueError("X contains infinite values; replace them (NaN is allowed here)")
-            s = check_binary(s, "s", n=X.shape[0])
-            n_lab = int(s.sum())
-            if n_lab == 0:
-                raise ValueError("s has no labeled positives (no s == 1); PU learning needs at least one")
-            if n_lab == s.shape[0]:
-                raise ValueError("s has no unlabeled examples (all s == 1); PU learning needs unlabeled data")
-            return X, s
-        return check_X_s(X, s)
+        return check_X_s(X, s, allow_nan=self._allow_nan)
 
     def fit(self, X, s):
         """Estimate the class prior from features ``X`` and labels ``s`` (1 = labeled)."""
@@ -160,8 +148,9 @@ class BasePriorEstimator(BaseEstimator):
         self.n_features_in_ = X.shape[1]
         return self
 
-    def _estimate(self, X, s):  # pragma: no cover - abstract
-        raise NotImplementedError
+    @abstractmethod
+    def _estimate(self, X, s):
+        """The native estimate: ``("alpha", value)`` or ``("c", value)``."""
 
     def _set_estimate(self, kind: str, value: float, s: np.ndarray) -> None:
         n_l = int(s.sum())

@@ -9,41 +9,14 @@ trees are fitted in chunks, one task per chunk.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from pu_lib.distributed import active_dask_client, effective_n_jobs
 from pu_lib.trees._tree import Tree
 
 
-def effective_n_jobs(n_jobs) -> int:
-    if n_jobs is None:
-        return 1
-    n_jobs = int(n_jobs)
-    if n_jobs == 0:
-        raise ValueError("n_jobs == 0 has no meaning; use None, a positive int or -1")
-    if n_jobs < 0:
-        return max(1, (os.cpu_count() or 1) + 1 + n_jobs)
-    return n_jobs
-
-
-def active_dask_client():
-    """The active Dask client, or None (also None inside a Dask task: nested work runs on
-    the task's own thread instead of being resubmitted)."""
-    try:
-        import distributed
-    except ImportError:  # pragma: no cover - distributed is a dependency
-        return None
-    try:
-        distributed.get_worker()
-        return None
-    except ValueError:
-        pass
-    try:
-        return distributed.default_client()
-    except ValueError:
-        return None
 
 
 def bootstrap_indices(n: int, seed: int) -> np.ndarray:
