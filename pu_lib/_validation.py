@@ -66,6 +66,29 @@ def check_X_s(X, s, dtype=np.float64, allow_nan: bool = False):
     return X, s
 
 
+def check_probabilities(p, name: str = "probs", n: int | None = None, ref: str = "s",
+                        allow_empty: bool = True) -> np.ndarray:
+    """Validate a 1-D vector of probabilities in [0, 1] (a column vector is raveled);
+    ``n``: required length (the message names ``ref``). Returns float64."""
+    p = np.asarray(p)
+    if p.ndim == 2 and 1 in p.shape:
+        p = p.ravel()
+    if p.ndim != 1:
+        raise ValueError(f"{name} must be 1-D, got shape {p.shape}")
+    if n is not None and p.shape[0] != n:
+        raise ValueError(f"{name} has {p.shape[0]} entries but {ref} has {n}")
+    if not allow_empty and p.shape[0] == 0:
+        raise ValueError(f"{name} is empty")
+    if not (np.issubdtype(p.dtype, np.number) or p.dtype == bool):
+        raise ValueError(f"{name} must be numeric, got dtype {p.dtype}")
+    p = p.astype(np.float64)
+    if not np.all(np.isfinite(p)):
+        raise ValueError(f"{name} contains NaN or infinite values")
+    if p.size and (p.min() < 0.0 or p.max() > 1.0):
+        raise ValueError(f"{name} must hold probabilities in [0, 1], found range [{p.min()}, {p.max()}]")
+    return p
+
+
 def check_prior(prior, name: str = "prior") -> float:
     """Validate a class prior in the open interval (0, 1)."""
     try:

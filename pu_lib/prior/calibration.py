@@ -84,7 +84,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_binary
+from pu_lib._validation import check_binary, check_probabilities
 
 __all__ = [
     "CLASSIFICATION_METRICS",
@@ -141,21 +141,7 @@ def _check_n_bins(n_bins) -> int:
 
 
 def _check_probs(probs, name: str = "probs", n: int | None = None, ref: str = "s") -> np.ndarray:
-    p = np.asarray(probs)
-    if p.ndim == 2 and p.shape[1] == 1:
-        p = p.ravel()
-    if p.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {p.shape}")
-    if n is not None and p.shape[0] != n:
-        raise ValueError(f"{name} has {p.shape[0]} entries but {ref} has {n}")
-    if not (np.issubdtype(p.dtype, np.number) or p.dtype == bool):
-        raise ValueError(f"{name} must be numeric, got dtype {p.dtype}")
-    p = p.astype(np.float64)
-    if not np.all(np.isfinite(p)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    if p.size and (p.min() < 0.0 or p.max() > 1.0):
-        raise ValueError(f"{name} must hold probabilities in [0, 1], found range [{p.min()}, {p.max()}]")
-    return p
+    return check_probabilities(probs, name, n=n, ref=ref)
 
 
 def _check_probs_s(probs, s):

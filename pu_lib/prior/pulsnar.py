@@ -108,6 +108,7 @@ from typing import NamedTuple
 import numpy as np
 
 from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import check_probabilities
 from pu_lib.prior._cv import (
     _check_xgb_params,
     active_dask_client,
@@ -154,18 +155,7 @@ _LOG0 = -1e300  # finite stand-in for log(0): 0 * _LOG0 = 0 and c * _LOG0 -> exp
 
 # --------------------------------------------------------------------------- validation
 def _check_probs(values, name: str = "values") -> np.ndarray:
-    v = np.asarray(values, dtype=np.float64)
-    if v.ndim != 1:
-        v = v.ravel() if v.ndim == 2 and 1 in v.shape else v
-    if v.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {np.shape(values)}")
-    if v.shape[0] == 0:
-        raise ValueError(f"{name} is empty")
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} contains NaN or infinite values")
-    if v.min() < 0.0 or v.max() > 1.0:
-        raise ValueError(f"{name} must be probabilities in [0, 1], got range [{v.min()}, {v.max()}]")
-    return v
+    return check_probabilities(values, name, allow_empty=False)
 
 
 def _check_bandwidth(bandwidth) -> float:
