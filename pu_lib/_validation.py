@@ -1,11 +1,55 @@
 """Shared input validation for PU estimators and mechanisms.
 
-Errors are ``ValueError`` naming the argument and the problem.
+Errors are ``ValueError`` naming the argument and the problem. Estimator *parameters*
+are validated declaratively (scikit-learn's ``_parameter_constraints``, see
+:mod:`pu_lib.base`); this module checks *data*: ``X``, ``s``, probabilities, priors,
+sample weights and the scenario name.
+
+The two PU scenarios (Bekker thesis, section 2.1.5) are spelled one way everywhere, in
+estimators, label files, result rows and configs: :data:`SINGLE_TRAINING_SET` and
+:data:`CASE_CONTROL`.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+#: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
+SINGLE_TRAINING_SET = "single_training_set"
+#: the labeled positives and the unlabeled sample are drawn separately
+CASE_CONTROL = "case_control"
+SCENARIOS = (SINGLE_TRAINING_SET, CASE_CONTROL)
+
+
+def check_scenario(scenario, name: str = "scenario") -> str:
+    """Return ``scenario`` if it is one of :data:`SCENARIOS`, else raise ``ValueError``."""
+    if not isinstance(scenario, str) or scenario not in SCENARIOS:
+        raise ValueError(f"{name} must be one of {list(SCENARIOS)}, got {scenario!r}")
+    return scenario
+
+
+def check_sample_weight(sample_weight, n: int, dtype=np.float64) -> np.ndarray:
+    """Per-row weights for ``n`` rows: None gives ones; otherwise a 1-D finite,
+    non-negative vector of length ``n`` with a positive sum (a scalar is broadcast)."""
+    if sample_weight is None:
+        return np.ones(n, dtype=dtype)
+    w = np.asarray(sample_weight)
+    if w.ndim == 0:
+        w = np.full(n, w)
+    if w.ndim != 1:
+        raise ValueError(f"sample_weight must be 1-D, got shape {w.shape}")
+    if w.shape[0] != n:
+        raise ValueError(f"sample_weight has {w.shape[0]} entries but X has {n} rows")
+    if not (np.issubdtype(w.dtype, np.number) or w.dtype == bool):
+        raise ValueError(f"sample_weight must be numeric, got dtype {w.dtype}")
+    w = w.astype(dtype)
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight contains NaN or infinite values")
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative")
+    if not w.sum() > 0:
+        raise ValueError("sample_weight sums to zero")
+    return w
 
 
 def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False) -> np.ndarray:

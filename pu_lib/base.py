@@ -1,0 +1,57 @@
+"""What every pu_lib estimator shares: the PU classifier mixin (scikit-learn tags for
+0/1 ``s``) and the declaration of what ``fit`` needs beyond ``(X, s)``.
+
+**Fit inputs.** An estimator declares the extra inputs its ``fit`` needs with
+scikit-learn's metadata-request mechanism: a class attribute
+``__metadata_request__fit = {"propensity": True}`` (or an instance's
+``set_fit_request``, with ``sklearn.set_config(enable_metadata_routing=True)``). The
+experiment runner asks :func:`fit_inputs` and passes exactly those, read from the label
+file (which stores ``y`` and ``propensity``), as keyword arguments of ``fit``:
+
+=================  ==========================================================================
+``y_true``         the true 0/1 classes of the training rows (oracle baselines such as the
+                   PU Extra Trees paper's SupervisedET)
+``propensity``     the true propensity scores ``e(x) = Pr(s = 1 | y = 1, x)`` of the training
+                   rows (SAR learning with known propensities, Bekker thesis ch. 5)
+``sample_weight``  per-row weights (only when requested; label files carry none today)
+=================  ==========================================================================
+
+The true class prior is not a fit input: it is a constructor parameter (``prior``), which
+a config sets to the true training prior with ``params: {prior: true}``.
+"""
+
+from __future__ import annotations
+
+from sklearn.base import ClassifierMixin
+
+__all__ = ["FIT_INPUTS", "PUClassifierMixin", "fit_inputs"]
+
+#: the extra fit inputs the experiment runner can supply, with their meaning
+FIT_INPUTS = {
+    "y_true": "true 0/1 classes of the training rows",
+    "propensity": "true propensity scores e(x) of the training rows",
+    "sample_weight": "per-row weights",
+}
+
+
+def fit_inputs(estimator) -> frozenset[str]:
+    """The names of :data:`FIT_INPUTS` that ``estimator.fit`` requests (declared with
+    scikit-learn's metadata requests); empty for an estimator without any."""
+    if not hasattr(estimator, "get_metadata_routing"):
+        return frozenset()
+    routing = estimator.get_metadata_routing()
+    if not hasattr(routing, "consumes"):
+        return frozenset()
+    return frozenset(routing.consumes("fit", list(FIT_INPUTS)))
+
+
+class PUClassifierMixin(ClassifierMixin):
+    """Mixin for PU classifiers: ``fit(X, s)`` with ``s`` in {0, 1} (1 = labeled positive),
+    ``predict`` in {0, 1} (1 = positive), ``predict_proba`` columns ``[P(y=0), P(y=1)]``.
+
+    Tags: binary only (``s`` is an indicator, not a class label of many values)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags

@@ -1,0 +1,175 @@
+"""The one method registry: config name -> estimator class, kind and parameter schema.
+
+Every public estimator is registered here once. From this table come
+
+* the names a workflow config may use under ``methods: {...: {method: NAME}}`` (the
+  config schema's allowed names are filled from :func:`names` when a config is checked);
+* the names a PU classifier accepts as ``prior="NAME"`` (the entries of kind ``prior``);
+* each method's parameters, defaults and allowed values (:func:`parameter_schema`, read
+  from the class's ``__init__`` and scikit-learn ``_parameter_constraints``), used to
+  check a config's ``params`` before any job runs and to write ``docs/methods.md``;
+* the list of estimators that the test suite runs scikit-learn's checks on.
+
+Adding a method = one :class:`Method` entry in :data:`METHODS` (plus its class).
+This module imports no estimator at import time; :func:`method_class` imports on demand.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from dataclasses import dataclass, field
+
+__all__ = ["METHODS", "Method", "make_estimator", "method_class", "names", "parameter_schema"]
+
+KINDS = ("classifier", "prior")
+
+
+@dataclass(frozen=True)
+class Method:
+    """One registered method.
+
+    ``target``: ``"module:Class"``; ``kind``: ``"classifier"`` (fit / predict / predict_proba)
+    or ``"prior"`` (a class-prior estimator: fit sets ``alpha_``, ``prior_``, ``c_``);
+    ``takes_base``: the class has an ``estimator`` parameter that a config fills from
+    ``base:`` (:mod:`pu_lib.base_estimators`); ``paper``: where the method comes from.
+    """
+
+    target: str
+    kind: str
+    summary: str
+    paper: str
+    takes_base: bool = False
+    defaults: dict = field(default_factory=dict)
+
+
+#: name -> method. Keep the groups in the order of the project's bodies of work.
+METHODS: dict[str, Method] = {
+    # --- baselines on any scikit-learn classifier
+    "naive": Method(
+        "pu_lib.baselines:NaivePUClassifier", "classifier",
+        "unlabeled rows taken as negatives", "Elkan & Noto 2008; Bekker thesis ch. 5", takes_base=True),
+    "elkan_noto": Method(
+        "pu_lib.baselines:ElkanNotoClassifier", "classifier",
+        "non-traditional classifier rescaled by the label frequency c", "Elkan & Noto 2008", takes_base=True),
+    # --- PU Extra Trees (Wilton et al. 2022) and its tree baselines
+    "pu_extra_trees": Method(
+        "pu_lib.trees:PUExtraTreesClassifier", "classifier",
+        "PU Extra Trees (uPU / nnPU risk, quadratic / logistic / savage / sigmoid loss)", "Wilton et al. 2022"),
+    "pu_decision_tree": Method(
+        "pu_lib.trees:PUDecisionTreeClassifier", "classifier",
+        "one PU tree by recursive greedy risk minimisation", "Wilton et al. 2022, Algorithm 2"),
+    "pn_extra_trees": Method(
+        "pu_lib.trees:PNExtraTreesClassifier", "classifier",
+        "Extra-Trees on labeled data (Gini / entropy) on the PU engine", "Wilton et al. 2022 (PN ET)"),
+    "pn_decision_tree": Method(
+        "pu_lib.trees:PNDecisionTreeClassifier", "classifier",
+        "one PN tree (Gini / entropy) on the PU engine", "Wilton et al. 2022, Theorem 1"),
+    "supervised_et": Method(
+        "pu_lib.baselines:SupervisedExtraTreesClassifier", "classifier",
+        "oracle: PN Extra Trees trained on the true classes", "Wilton et al. 2022 (SupervisedET)"),
+    "naive_pu_et": Method(
+        "pu_lib.baselines:NaivePUExtraTreesClassifier", "classifier",
+        "PN Extra Trees with the unlabeled rows as negatives", "Wilton et al. 2022 (NaivePUET)"),
+    "pu_bagging_et": Method(
+        "pu_lib.baselines:PUBaggingExtraTreesClassifier", "classifier",
+        "PU bagging with a PN Extra Trees base", "Mordelet & Vert 2014; Wilton et al. 2022 (PUBaggingET)"),
+    # --- class-prior estimators
+    "tice": Method(
+        "pu_lib.prior:TIcE", "prior",
+        "tree induction for label-frequency estimation", "Bekker & Davis 2018; Bekker thesis ch. 3"),
+    "pulscar": Method(
+        "pu_lib.prior:PULSCAR", "prior",
+        "alpha from beta-kernel densities of classifier probabilities (SCAR)", "Kumar & Lambert 2024"),
+    "pulsnar": Method(
+        "pu_lib.prior:PULSNAR", "prior",
+        "PULSCAR per cluster of the labeled positives (SNAR)", "Kumar & Lambert 2024"),
+    "elkan_noto_prior": Method(
+        "pu_lib.prior:ElkanNotoPrior", "prior",
+        "label frequency by Elkan & Noto's e1 / e2 / e3", "Elkan & Noto 2008", takes_base=True),
+}
+
+
+def names(kind: str | None = None) -> list[str]:
+    """Registered names, in registry order; only those of ``kind`` when given."""
+    if kind is not None and kind not in KINDS:
+        raise ValueError(f"kind must be one of {list(KINDS)}, got {kind!r}")
+    return [n for n, m in METHODS.items() if kind is None or m.kind == kind]
+
+
+def get(name: str, kind: str | None = None) -> Method:
+    """The :class:`Method` registered as ``name`` (of ``kind`` when given); ``ValueError``
+    naming the known names otherwise."""
+    known = names(kind)
+    if not isinstance(name, str) or name not in known:
+        what = "method" if kind is None else f"{kind} method"
+        raise ValueError(f"unknown {what} {name!r}; known: {known}")
+    return METHODS[name]
+
+
+def method_class(name: str, kind: str | None = None):
+    """Import and return the class registered as ``name``."""
+    module, cls = get(name, kind).target.split(":")
+    return getattr(importlib.import_module(module), cls)
+
+
+def parameter_schema(name: str) -> dict[str, dict]:
+    """``{parameter: {"default": ..., "constraints": [...]}}`` of a registered method, from
+    its ``__init__`` signature and its scikit-learn ``_parameter_constraints`` (a list of
+    readable constraint strings; empty when the class declares none for it)."""
+    cls = method_class(name)
+    sig = inspect.signature(cls.__init__)
+    constraints = getattr(cls, "_parameter_constraints", {}) or {}
+    out = {}
+    for p in sig.parameters.values():
+        if p.name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        default = METHODS[name].defaults.get(p.name, p.default)
+        out[p.name] = {
+            "default": None if default is inspect.Parameter.empty else default,
+            "constraints": [_describe(c) for c in constraints.get(p.name, [])],
+        }
+    return out
+
+
+def _describe(constraint) -> str:
+    if constraint is None:
+        return "None"
+    if isinstance(constraint, type):
+        return constraint.__name__
+    if isinstance(constraint, str):
+        return constraint
+    return str(constraint)
+
+
+def make_estimator(name: str, params: dict | None = None, *, kind: str | None = None, random_state=None,
+                   n_jobs=None):
+    """A new estimator of the method ``name`` with ``params`` (registry defaults first).
+
+    ``random_state`` and ``n_jobs`` are set when the class takes them and ``params`` does
+    not name them. Unknown parameter names raise ``ValueError`` naming the accepted ones;
+    parameter values are checked by the estimator itself (its ``fit``), or up front by
+    :func:`check_params`.
+    """
+    method = get(name, kind)
+    cls = method_class(name)
+    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
+    kwargs = dict(method.defaults)
+    kwargs.update(params or {})
+    for key in kwargs:
+        if key not in accepted:
+            raise ValueError(f"params.{key}: not a parameter of {cls.__name__} (accepted: {sorted(accepted)})")
+    if "random_state" in accepted and "random_state" not in kwargs:
+        kwargs["random_state"] = random_state
+    if "n_jobs" in accepted and "n_jobs" not in kwargs and n_jobs is not None:
+        kwargs["n_jobs"] = n_jobs
+    return cls(**kwargs)
+
+
+def check_params(name: str, params: dict | None = None) -> None:
+    """Raise ``ValueError`` naming the parameter and its allowed values when ``params``
+    do not fit the method's parameter schema (no fitting, no data)."""
+    est = make_estimator(name, params)
+    validate = getattr(est, "_validate_params", None)
+    if validate is not None and getattr(type(est), "_parameter_constraints", None):
+        validate()

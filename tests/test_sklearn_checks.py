@@ -1,0 +1,44 @@
+"""scikit-learn's own estimator checks on every registered estimator.
+
+Each estimator of :data:`pu_lib.registry.METHODS` is checked with
+``parametrize_with_checks``; the instances below use small settings where the defaults
+would make a check slow (the checks test the API, not accuracy). Checks that cannot
+apply to PU input are listed, with reasons, in ``sklearn_expected_failures.py``.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from pu_lib import registry
+from sklearn_expected_failures import EXPECTED_FAILED_CHECKS, expected_failed_checks
+
+#: registry name -> constructor parameters used for the checks (speed only)
+CHECK_PARAMS: dict[str, dict] = {}
+
+
+def _instances():
+    return [registry.make_estimator(name, CHECK_PARAMS.get(name), random_state=0) for name in registry.names()]
+
+
+ESTIMATORS = _instances()
+
+
+def test_every_registered_method_is_checked():
+    assert [type(e).__name__ for e in ESTIMATORS] == [
+        registry.METHODS[n].target.split(":")[1] for n in registry.names()
+    ]
+
+
+def test_every_exemption_names_a_registered_estimator_and_has_a_reason():
+    classes = {type(e).__name__ for e in ESTIMATORS}
+    for cls, checks in EXPECTED_FAILED_CHECKS.items():
+        assert cls in classes, cls
+        for check, reason in checks.items():
+            assert isinstance(reason, str) and len(reason) > 20, (cls, check)
+
+
+@parametrize_with_checks(ESTIMATORS, expected_failed_checks=expected_failed_checks, xfail_strict=True)
+def test_sklearn_compatible_estimator(estimator, check):
+    check(estimator)
