@@ -60,6 +60,49 @@ def active_dask_client():
         return None
 
 
+def resolve_client(use_dask="auto"):
+    """The Dask client to use for an estimator's ``use_dask`` parameter: ``"auto"`` -> the
+    active client or None, ``True`` -> the active client (``ValueError`` when there is
+    none), ``False`` -> None."""
+    if use_dask is False:
+        return None
+    if use_dask not in ("auto", True):
+        raise ValueError(f"use_dask must be 'auto', True or False, got {use_dask!r}")
+    client = active_dask_client()
+    if use_dask is True and client is None:
+        raise ValueError("use_dask=True but no Dask client is active (create a distributed.Client first)")
+    return client
+
+
+def n_dask_workers(client) -> int:
+    """Number of workers of a Dask client (at least 1)."""
+    return max(1, len(client.scheduler_info().get("workers", {})))
+
+
+def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=()):
+    """``[fn(*shared, *args) for args in arg_tuples]``, in order, on ``client`` (Dask) when
+    given, else on ``n_jobs`` threads (:func:`effective_n_jobs`).
+
+    This is the one Dask-or-threads map of the package. ``shared`` holds large arguments
+    common to every call (e.g. ``X``): on Dask they are scattered once, broadcast to all
+    workers. Results do not depend on the number of threads or workers as long as ``fn``
+    depends only on its arguments (seeds are drawn by the caller, up front).
+    """
+    arg_tuples = [tuple(a) for a in arg_tuples]
+    shared = tuple(shared)
+    if client is not None:
+        refs = client.scatter(list(shared), broadcast=True) if shared else []
+        futures = [client.submit(fn, *refs, *args, pure=False) for args in arg_tuples]
+        return client.gather(futures)
+    n = max(1, min(effective_n_jobs(n_jobs), len(arg_tuples)))
+    if n == 1:
+        return [fn(*shared, *args) for args in arg_tuples]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(n) as ex:
+        return list(ex.map(lambda args: fn(*shared, *args), arg_tuples))
+
+
 def single_thread_env() -> dict[str, str]:
     """Environment variables that pin native thread pools to one thread."""
     return {k: "1" for k in THREAD_ENV_VARS}
