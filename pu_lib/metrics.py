@@ -57,7 +57,7 @@ METRICS: dict[str, dict] = {
     "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
     # not computed by evaluate(): a column of every result row (PU ET paper, Table 10)
     "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True},
-    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiment.prior_row)
+    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiments.runner.prior_row)
     "alpha_u_abs_error": {"greater_is_better": False, "result_column": True,
                           "label": "|alpha_hat - alpha| (alpha: positive fraction of the unlabeled)"},
     "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True},

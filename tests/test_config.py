@@ -3,7 +3,7 @@ import copy
 import pytest
 import yaml
 
-from pu_lib.config import ConfigError, Grid, normalise_dataset_entry, setting_id, validate_config
+from pu_lib.experiments.config import ConfigError, Grid, normalise_dataset_entry, setting_id, validate_config
 
 
 @pytest.fixture()
@@ -47,11 +47,11 @@ def _err(cfg, schema_path):
         (lambda c: c["experiments"]["quick_uci"]["methods"].append("svm_magic"),
          "experiments.quick_uci.methods[2]: unknown method 'svm_magic'"),
         (lambda c: c["methods"]["naive_lr"].update(method="nope"),
-         "methods.naive_lr: method: unknown method 'nope'"),
+         "methods.naive_lr.method: 'nope' is not one of"),
         (lambda c: c["methods"]["naive_lr"].update(base="svm9000"),
-         "methods.naive_lr: base: unknown base estimator"),
+         "methods.naive_lr.base: unknown base estimator"),
         (lambda c: c["methods"]["elkan_noto_lr"]["params"].update(bogus=1),
-         "methods.elkan_noto_lr: params.bogus"),
+         "methods.elkan_noto_lr.params.bogus"),
         (lambda c: c["experiments"]["quick_uci"]["settings"].append({"mechanism": "teleport"}),
          "experiments.quick_uci.settings[3].mechanism"),
         (lambda c: c.update(sed=1), "<root>: Additional properties are not allowed ('sed'"),

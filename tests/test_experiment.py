@@ -1,38 +1,36 @@
-"""pu_lib.experiment: predefined splits, the true-prior substitution, oracle fit targets
-and the zero-one risks in the result rows (real data: scikit-learn's breast cancer and,
+"""pu_lib.experiments: predefined splits, the true-prior substitution, the fit-input
+contract (oracle labels, propensities) and the zero-one risks in the result rows (real data: scikit-learn's breast cancer and,
 when the mirror is present, MNIST and thyroid)."""
 
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from pu_lib import methods as methods_mod
-from pu_lib import metrics
-from pu_lib.config import Grid, normalise_dataset_entry, validate_config
+from sklearn.base import BaseEstimator, ClassifierMixin
+
+from pu_lib import metrics, registry
 from pu_lib.datasets import prepare_dataset
-from pu_lib.experiment import (
-    PU_RISK_SCENARIO,
+from pu_lib.experiments.classifier_eval import pu_risk_estimator, pu_risk_scenario
+from pu_lib.experiments.config import Grid, normalise_dataset_entry, validate_config
+from pu_lib.experiments.runner import (
     build_tasks,
-    fit_target,
+    fit_kwargs,
     make_label_sets,
-    pu_risk_estimator,
-    pu_risk_scenario,
     resolve_method_spec,
     run_repetition,
 )
 from pu_lib.labeling import make_label_set
 
-MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
+from conftest import SHARED_DATASETS as MIRROR
 needs_mirror = pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason=f"no data mirror at {MIRROR}")
 
 
 # --------------------------------------------------------------------------- estimators
-class PriorLogReg:
+class PriorLogReg(ClassifierMixin, BaseEstimator):
     """A small PU estimator with a ``prior`` parameter: logistic regression on the given
     target; records what it was fitted on. ``prior_`` is the prior it was given."""
 
@@ -41,16 +39,20 @@ class PriorLogReg:
         self.risk = risk
         self.random_state = random_state
 
-    def fit(self, X, target):
+    def _fit(self, X, target):
         from sklearn.linear_model import LogisticRegression
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
 
         self.fit_target_ = np.asarray(target).copy()
         self.model_ = make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)).fit(X, target)
+        self.classes_ = np.array([0, 1])
         if self.prior is not None:
             self.prior_ = float(self.prior)
         return self
+
+    def fit(self, X, s):
+        return self._fit(X, s)
 
     def predict_proba(self, X):
         return self.model_.predict_proba(X)
@@ -60,16 +62,32 @@ class PriorLogReg:
 
 
 class OracleLogReg(PriorLogReg):
-    """SupervisedET-style oracle: trained on the true classes."""
+    """SupervisedET-style oracle: declares that fit needs the true classes."""
 
-    _pu_requires_true_labels = True
+    __metadata_request__fit = {"y_true": True}
+
+    def fit(self, X, s, y_true=None):
+        return self._fit(X, y_true)
+
+
+class PropensityLogReg(PriorLogReg):
+    """A SAR-style estimator: declares that fit needs the true propensity scores and
+    records them."""
+
+    __metadata_request__fit = {"propensity": True}
+
+    def fit(self, X, s, propensity=None):
+        self.propensity_seen_ = np.asarray(propensity).copy()
+        return self._fit(X, s)
 
 
 @pytest.fixture()
 def registered(monkeypatch):
-    """Register the two test estimators under method names (the real registry dict)."""
-    monkeypatch.setitem(methods_mod.METHODS, "test_prior_lr", (f"{__name__}:PriorLogReg", False))
-    monkeypatch.setitem(methods_mod.METHODS, "test_oracle_lr", (f"{__name__}:OracleLogReg", False))
+    """Register the test estimators under method names (in the real registry)."""
+    for name, cls in (("test_prior_lr", "PriorLogReg"), ("test_oracle_lr", "OracleLogReg"),
+                      ("test_propensity_lr", "PropensityLogReg")):
+        monkeypatch.setitem(registry.METHODS, name,
+                            registry.Method(f"{__name__}:{cls}", "classifier", "test estimator", "tests"))
 
 
 @pytest.fixture(scope="module")
@@ -123,17 +141,17 @@ def test_run_repetition_passes_the_true_prior_and_records_it(registered, schema_
     cfg = _config({"plr": {"method": "test_prior_lr", "params": {"prior": True}}}, {"test_size": 0.25})
     df = _run(cfg, schema_path, bc_path)
     assert len(df) == 2
-    # prior_given = positive fraction of the training rows = alpha_true
-    assert np.allclose(df["prior_given"], df["alpha_true"])
-    assert np.allclose(df["alpha_hat"], df["alpha_true"])  # the estimator got it as its prior
+    # prior_given = positive fraction of the training rows = prior_true
+    assert np.allclose(df["prior_given"], df["prior_true"])
+    assert np.allclose(df["prior_hat"], df["prior_true"])  # the estimator got it as its prior
     assert (df["fit_on"] == "s").all()
-    assert (df["pu_risk_estimator"] == "upu").all()  # the estimator's `risk` attribute
-    assert np.allclose(df["pu_risk_prior"], df["alpha_true"])
+    assert (df["pu_risk_estimator"] == "upu").all()  # the estimator's `risk` parameter
+    assert np.allclose(df["pu_risk_prior"], df["prior_true"])
     assert '"prior": true' in df["method_spec"].iloc[0]  # the config's spec, unchanged
 
 
 def test_config_accepts_prior_true_and_rejects_bad_priors(registered, schema_path):
-    from pu_lib.config import ConfigError
+    from pu_lib.experiments.config import ConfigError
 
     validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": "true"}}}, {}), schema_path)
     validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": 0.3}}}, {}), schema_path)
@@ -146,20 +164,46 @@ def test_prior_given_is_nan_for_methods_without_one(schema_path, bc_path):
     cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"test_size": 0.25})
     df = _run(cfg, schema_path, bc_path)
     assert df["prior_given"].isna().all()
-    assert np.allclose(df["pu_risk_prior"], df["alpha_true"])  # no prior_: the true prior
+    assert np.allclose(df["pu_risk_prior"], df["prior_true"])  # no prior_: the true prior
     assert (df["pu_risk_estimator"] == "nnpu").all()
 
 
 # --------------------------------------------------------------------------- oracle
-def test_fit_target_helper():
-    s = np.array([1, 0, 0, 0], dtype=np.int8)
+def test_fit_kwargs_supplies_exactly_the_requested_inputs():
     y = np.array([1, 1, 0, 0], dtype=np.int8)
-    assert fit_target(PriorLogReg(), s, y) is s
-    assert fit_target(OracleLogReg(), s, y) is y
-    # only the literal True counts
-    odd = PriorLogReg()
-    odd._pu_requires_true_labels = "yes"
-    assert fit_target(odd, s, y) is s
+    e = np.array([0.5, 0.2, 0.0, 0.0])
+    supplied = {"y_true": y, "propensity": e}
+    assert fit_kwargs(PriorLogReg(), supplied) == {}
+    assert fit_kwargs(OracleLogReg(), supplied)["y_true"] is y
+    assert list(fit_kwargs(PropensityLogReg(), supplied)) == ["propensity"]
+    with pytest.raises(ValueError, match="requests 'propensity', which the label file does not provide"):
+        fit_kwargs(PropensityLogReg(), {"y_true": y, "propensity": None})
+
+
+def test_propensity_method_gets_the_label_files_propensities(registered, schema_path, bc_path):
+    """A SAR-style method receives the true propensity scores of exactly its training rows."""
+    setting = {"mechanism": "scar_c", "c": 0.5}
+    cfg = _config({"sar": {"method": "test_propensity_lr"}}, {"test_size": 0.25}, setting=setting)
+    grid = Grid(validate_config(cfg, schema_path))
+    spec = grid.fit_spec(next(grid.cells()))
+    labels = make_label_sets(spec, bc_path)
+    task = build_tasks(spec, bc_path, labels)[0]
+    from pu_lib.experiments.methods import make_method
+    from pu_lib.experiments.runner import RepetitionData, load_cell_dataset
+
+    X, _, _ = load_cell_dataset(spec["dataset"], bc_path, 0)
+    lab = task["labels"]
+    cell = RepetitionData(X, lab["row"], lab["split"], lab["s"], lab["y"], lab["propensity"], lab["split"] == "train")
+    est = make_method(spec["method_spec"], random_state=task["seed"])
+    est.fit(cell.X_tr, cell.s_tr, **fit_kwargs(est, {"y_true": cell.y_tr, "propensity": cell.propensity_tr}))
+    part = labels[(labels["rep"] == 0) & (labels["split"] == "train")]
+    np.testing.assert_array_equal(est.propensity_seen_, part["propensity"].to_numpy())
+    # SCAR with c = 0.5: one propensity for every row, the realised label frequency
+    # (an exact count of the data set's positives labeled, so 0.5 up to rounding)
+    assert np.unique(est.propensity_seen_).size == 1
+    assert est.propensity_seen_[0] == pytest.approx(0.5, abs=0.01)
+    row = run_repetition(task)
+    assert row["fit_on"] == "s" and 0.0 < row["accuracy"]
 
 
 def test_oracle_method_is_fitted_on_the_true_classes(registered, schema_path, bc_path):
@@ -180,13 +224,13 @@ def test_result_rows_carry_the_zero_one_risks(schema_path, bc_path):
     df = _run(cfg, schema_path, bc_path)
     assert np.allclose(df["test_pn_risk_01"], 1 - df["accuracy"])
     assert df["train_pu_risk_01"].between(0, 1).all()
-    assert (df["pu_risk_scenario"] == "single_training_set").all() and (df["scenario"] == "case-control").all()
+    assert (df["pu_risk_scenario"] == "single_training_set").all() and (df["scenario"] == "case_control").all()
 
 
 def test_train_pu_risk_matches_a_hand_computation(registered, schema_path, bc_path):
     """Recompute the training PU risk from the label file and a refitted estimator."""
-    from pu_lib.experiment import load_cell_dataset
-    from pu_lib.methods import make_method
+    from pu_lib.experiments.runner import load_cell_dataset
+    from pu_lib.experiments.methods import make_method
 
     cfg = _config({"plr": {"method": "test_prior_lr", "params": {"prior": True, "risk": "nnpu"}}},
                   {"test_size": 0.25})
@@ -212,20 +256,21 @@ def test_train_pu_risk_matches_a_hand_computation(registered, schema_path, bc_pa
     assert row["pu_risk_estimator"] == "nnpu" and row["prior_given"] == pytest.approx(pi)
 
 
-def test_pu_risk_helpers():
-    assert set(PU_RISK_SCENARIO.values()) == {"single_training_set"}
+class ScenarioLogReg(PriorLogReg):
+    def __init__(self, scenario="single_training_set", prior=None, risk="upu", random_state=None):
+        super().__init__(prior=prior, risk=risk, random_state=random_state)
+        self.scenario = scenario
+
+
+def test_pu_risk_helpers_read_the_estimators_risk_and_scenario_parameters():
     assert pu_risk_estimator(PriorLogReg(risk="upu")) == "upu"
     assert pu_risk_estimator(PriorLogReg(risk="nnpu")) == "nnpu"
     assert pu_risk_estimator(PriorLogReg(risk="quadratic")) == "nnpu"
-    assert pu_risk_estimator(object()) == "nnpu"
     assert math.isnan(metrics.evaluate([0, 1], [0.2, 0.9])["train_pu_risk_01"])
-    assert pu_risk_scenario(PriorLogReg(), "case-control") == "single_training_set"
-    assert pu_risk_scenario(PriorLogReg(), "single-training-set") == "single_training_set"
-    est = PriorLogReg()
-    est.scenario = "case_control"  # an estimator that reads s as stacked P and U samples
-    assert pu_risk_scenario(est, "case-control") == "case_control"
-    with pytest.raises(ValueError, match="unknown label-set scenario"):
-        pu_risk_scenario(PriorLogReg(), "mixed")
+    assert pu_risk_scenario(PriorLogReg()) == "single_training_set"
+    # an estimator that reads s as stacked P and U samples
+    assert pu_risk_scenario(ScenarioLogReg(scenario="case_control")) == "case_control"
+    assert pu_risk_scenario(ScenarioLogReg(scenario="single_training_set")) == "single_training_set"
 
 
 # --------------------------------------------------------------------------- predefined split
@@ -262,7 +307,7 @@ def test_make_label_set_with_a_predefined_split_on_breast_cancer():
 
 
 def test_predefined_split_without_split_column_is_a_config_error(schema_path):
-    from pu_lib.config import ConfigError
+    from pu_lib.experiments.config import ConfigError
 
     cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"predefined": True})
     with pytest.raises(ConfigError, match=r"experiments\.e\.split\.predefined: dataset 'breast_cancer'.*no 'split'"):

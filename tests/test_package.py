@@ -4,7 +4,7 @@ import sys
 
 def test_import_is_fast_and_light():
     code = (
-        "import time, sys; t = time.perf_counter(); import pu_lib, pu_lib.config, pu_lib.metrics; "
+        "import time, sys; t = time.perf_counter(); import pu_lib, pu_lib.experiments.config, pu_lib.metrics; "
         "dt = time.perf_counter() - t; "
         "heavy = [m for m in ('numba', 'distributed', 'dask', 'xgboost') if m in sys.modules]; "
         "print(dt, heavy)"

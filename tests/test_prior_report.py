@@ -1,4 +1,4 @@
-"""pu_lib.prior_report (estimate figures/tables) and pu_lib.experiment.pulsnar_evaluation."""
+"""pu_lib.experiments.prior_report (estimate figures/tables) and pu_lib.prior.evaluation.pulsnar_evaluation."""
 
 import json
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from pu_lib.prior_report import (
+from pu_lib.experiments.prior_report import (
     _pool_curves,
     calibration_figure,
     classification_figure,
@@ -78,7 +78,7 @@ def test_pool_curves_weights_bins_by_count():
 
 def test_pulsnar_evaluation_columns_and_figures():
     from pu_lib.datasets.synthetic import make_pulsnar_scar
-    from pu_lib.experiment import pulsnar_evaluation
+    from pu_lib.prior.evaluation import pulsnar_evaluation
     from pu_lib.prior import PULSCAR, TIcE
 
     d = make_pulsnar_scar(0.3, n_labeled=300, n_unlabeled=900, n_features=10, random_state=0)

@@ -87,7 +87,7 @@ def test_workflow_writes_tables_with_both_methods(ran):
         assert (wd / "results" / "tables" / f"tiny.f1.per_dataset.{ext}").stat().st_size > 0
     agg = pd.read_parquet(wd / "results" / "aggregate" / "tiny.parquet")
     assert len(agg) == 2 * 2 * 2 * 3
-    for col in ("config_hash", "seed", "pu_lib_version", "f1", "auc_roc", "fit_seconds", "alpha_hat"):
+    for col in ("config_hash", "seed", "pu_lib_version", "f1", "auc_roc", "fit_seconds", "prior_hat"):
         assert col in agg.columns
     assert agg["config_hash"].nunique() == 1
     assert (agg["pu_lib_version"] == __import__("pu_lib").__version__).all()
@@ -243,9 +243,9 @@ def test_mirror_dataset_runs_offline(tmp_path):
     assert len(agg) == 2
     # 1000-row subsample, 70% train; yeast6 has 35 positives in 1484 rows
     assert (agg["n_train"] == 700).all()
-    assert agg["alpha_true"].between(0.015, 0.03).all()
+    assert agg["prior_true"].between(0.015, 0.03).all()
     # flip ratio 0.5: exactly half of the training positives stay labeled
-    n_pos = (agg["alpha_true"] * 700).round().astype(int)
+    n_pos = (agg["prior_true"] * 700).round().astype(int)
     assert (agg["n_labeled"] == n_pos - (n_pos * 0.5 + 0.5).astype(int)).all()  # round half up
     assert (tmp_path / "results" / "tables" / "flip.auc_pr.per_dataset.md").exists()
 
@@ -315,7 +315,7 @@ def test_named_targets_and_importance_maps(tmp_path):
     agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "pet.parquet")
     assert set(agg["dataset_name"]) == {"yeast6", "thyroid_ann_uci"}
     pu = agg[agg["method"] == "pu_et"]
-    np.testing.assert_allclose(pu["prior_given"], pu["alpha_true"])          # prior: true
+    np.testing.assert_allclose(pu["prior_given"], pu["prior_true"])          # prior: true
     assert (agg.loc[agg["method"] == "sup_et", "fit_on"] == "y").all()      # the oracle sees y
     # thyroid has its own split (3772 / 3428), yeast6 a random 70/30 split
     assert set(agg.loc[agg["dataset_name"] == "thyroid_ann_uci", "n_train"]) == {3772}
@@ -402,4 +402,4 @@ def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_pa
     assert set(csv["panel"]) == {"breast_cancer_wisconsin_original-pos_bekker_tice",
                                  "breast_cancer_wisconsin_original-pos_bekker_tice_nu"}
     clf = pd.read_parquet(tmp_path / "results" / "aggregate" / "clf.parquet")
-    assert clf["alpha_hat"].between(0.05, 0.95).all() and clf["accuracy"].notna().all()
+    assert clf["prior_hat"].between(0.05, 0.95).all() and clf["accuracy"].notna().all()

@@ -1,13 +1,13 @@
 # Config validation (before any job) and the grid derived from it.
-import sys
-
-# This checkout's pu_lib first, whether or not it is installed.
-sys.path.insert(0, workflow.basedir)
-
 from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger
 
-from pu_lib.config import Cell, ConfigError, Grid, validate_config
+try:
+    from pu_lib.experiments.config import Cell, ConfigError, Grid, validate_config
+except ImportError as exc:
+    raise WorkflowError(
+        f"pu_lib is not importable ({exc}); install it from this checkout: python -m pip install -e ."
+    ) from None
 
 try:
     _validated = validate_config(config, workflow.source_path("../schemas/config.schema.yaml"))

@@ -1,10 +1,4 @@
 """Rule `dataset`: write the canonical, fingerprint-verified Parquet of one dataset."""
-import sys
-from pathlib import Path
-
-# Use this checkout's pu_lib (also inside a conda env that does not install it).
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
-
 from pu_lib._logging import log_to_file
 from pu_lib.datasets import prepare_dataset
 

@@ -3,15 +3,11 @@
 The body is guarded by ``__name__ == "__main__"``: Dask's worker processes are spawned
 and re-import the main module (as ``__mp_main__``), which must not run the job again.
 """
-import sys
-from pathlib import Path
-
-
 def main(smk):
     from pu_lib._io import write_parquet_atomic
     from pu_lib._logging import log_to_file
     from pu_lib.distributed import dask_client
-    from pu_lib.experiment import fit_eval
+    from pu_lib.experiments.runner import fit_eval
 
     log = log_to_file(smk.log[0])
     spec = smk.params.spec
@@ -29,6 +25,4 @@ def main(smk):
 
 
 if __name__ == "__main__":
-    # Use this checkout's pu_lib (also inside a conda env that does not install it).
-    sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))  # noqa: F821
     main(snakemake)  # noqa: F821

@@ -1,10 +1,4 @@
 """Rule `importance_maps`: PU ET and PN ET risk-reduction importance maps per MNIST digit."""
-import sys
-from pathlib import Path
-
-# Use this checkout's pu_lib (also inside a conda env that does not install it).
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
-
 import numpy as np
 
 from pu_lib._io import atomic_path

@@ -1,14 +1,8 @@
 """Rule `prior_estimates`: estimate-vs-truth figure and table of a class-prior experiment."""
-import sys
-from pathlib import Path
-
-# Use this checkout's pu_lib (also inside a conda env that does not install it).
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
-
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.prior_report import write_estimate_outputs
+from pu_lib.experiments.prior_report import write_estimate_outputs
 
 log = log_to_file(snakemake.log[0])
 summary = write_estimate_outputs(

@@ -1,11 +1,7 @@
 """Rule `stats`: Demšar tests, the significance-marked summary table and the figures of
 one (experiment, metric, grouping)."""
-import sys
 import warnings
-from pathlib import Path
 
-# Use this checkout's pu_lib (also inside a conda env that does not install it).
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
 
 import pandas as pd
 

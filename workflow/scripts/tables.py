@@ -1,10 +1,4 @@
 """Rule `tables`: per-data-set tables of one metric (Markdown, LaTeX, CSV, HTML)."""
-import sys
-from pathlib import Path
-
-# Use this checkout's pu_lib (also inside a conda env that does not install it).
-sys.path.insert(0, str(Path(snakemake.scriptdir).resolve().parents[1]))
-
 import pandas as pd
 
 from pu_lib._logging import log_to_file

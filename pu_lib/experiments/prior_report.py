@@ -1,6 +1,6 @@
 """Tables and figures of class-prior estimation experiments.
 
-Result rows of prior estimators (:func:`pu_lib.experiment.prior_row`) carry the true and
+Result rows of prior estimators (:func:`pu_lib.experiments.runner.prior_row`) carry the true and
 estimated ``alpha_u`` (positives among the unlabeled, PULSNAR's alpha), whole-sample
 prior ``alpha`` and label frequency ``c`` per repetition. This module summarises them the
 way the papers show them:
@@ -27,7 +27,7 @@ __all__ = ["ESTIMATE_COLUMNS", "estimate_summary", "estimate_figure", "estimate_
 
 #: columns of result rows that an estimate figure may put on an axis
 ESTIMATE_COLUMNS = (
-    "alpha_u_true", "alpha_u_hat", "alpha_true", "alpha_hat", "c_true", "c_hat",
+    "alpha_u_true", "alpha_u_hat", "prior_true", "prior_hat", "c_true", "c_hat",
     "alpha_u_abs_error", "prior_abs_error", "c_abs_error", "fit_seconds", "ms_per_example", "n_clusters",
 )
 _PANELS = ("dataset", "dataset_name", "setting", "mechanism", "positive", "experiment")
@@ -35,11 +35,11 @@ _PANELS = ("dataset", "dataset_name", "setting", "mechanism", "positive", "exper
 _LABELS = {
     "alpha_u_true": "true alpha (positives among unlabeled)",
     "alpha_u_hat": "estimated alpha",
-    "alpha_true": "true class prior",
-    "alpha_hat": "estimated class prior",
+    "prior_true": "true class prior",
+    "prior_hat": "estimated class prior",
     "c_true": "true label frequency c",
     "c_hat": "estimated label frequency",
-    "alpha_u_abs_error": "|alpha_hat - alpha|",
+    "alpha_u_abs_error": "|alpha_u_hat - alpha_u|",
     "prior_abs_error": "|prior_hat - prior|",
     "c_abs_error": "|c_hat - c|",
     "fit_seconds": "fit time (s)",

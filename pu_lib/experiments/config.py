@@ -64,12 +64,24 @@ def _fill_defaults(instance, schema):
             _fill_defaults(instance, alt)
 
 
+def with_registry_names(schema: dict) -> dict:
+    """A copy of the config schema whose ``methods.*.method`` allows exactly the names of
+    :mod:`pu_lib.registry` (the schema file itself lists none: the registry is the one
+    place a method is registered)."""
+    from pu_lib import registry
+
+    schema = copy.deepcopy(schema)
+    method = schema["properties"]["methods"]["additionalProperties"]["properties"]["method"]
+    method["enum"] = registry.names()
+    return schema
+
+
 def validate_config(config: dict, schema) -> dict:
     """Validate ``config`` against ``schema`` (path or dict), fill defaults and run the
     semantic checks. Returns a new, completed config dict; raises :class:`ConfigError`."""
     import jsonschema
 
-    schema = _load_schema(schema)
+    schema = with_registry_names(_load_schema(schema))
     config = copy.deepcopy(dict(config))
     validator = jsonschema.Draft202012Validator(schema)
     errors = sorted(validator.iter_errors(config), key=lambda e: list(map(str, e.absolute_path)))
@@ -89,18 +101,18 @@ def validate_config(config: dict, schema) -> dict:
 def _semantic_checks(config: dict) -> None:
     from pu_lib.datasets import get_spec, list_datasets
     from pu_lib.labeling import validate_mechanism_params
-    from pu_lib.methods import check_method_spec
+    from pu_lib.experiments.methods import check_method_spec
 
     known = set(list_datasets())
     for mname, mspec in config["methods"].items():
-        try:
-            check_method_spec(mspec)
-        except ValueError as exc:
-            raise ConfigError(f"methods.{mname}: {exc}") from None
         if "prior" in (mspec.get("params") or {}):
             why = _prior_param_problem(mspec["params"]["prior"])
             if why:
                 raise ConfigError(f"methods.{mname}.params.prior: {why}")
+        try:
+            check_method_spec(mspec)
+        except ValueError as exc:
+            raise ConfigError(f"methods.{mname}.{exc}") from None
     for ename, exp in config["experiments"].items():
         base = f"experiments.{ename}"
         ids = set()
@@ -181,7 +193,7 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
     """An experiment is either classification (every method a classifier) or class-prior
     estimation (every method a prior estimator of :mod:`pu_lib.prior`, metrics from
     :data:`pu_lib.metrics.PRIOR_METRICS`)."""
-    from pu_lib.methods import is_prior_method
+    from pu_lib.experiments.methods import is_prior_method
     from pu_lib.metrics import PRIOR_METRICS
 
     kinds = {m: is_prior_method(config["methods"][m]["method"]) for m in exp["methods"]}
@@ -204,7 +216,7 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
 
 def is_prior_experiment(config: dict, experiment: str) -> bool:
     """True when every method of ``experiment`` is a class-prior estimator."""
-    from pu_lib.methods import is_prior_method
+    from pu_lib.experiments.methods import is_prior_method
 
     methods = config["experiments"][experiment]["methods"]
     return bool(methods) and all(is_prior_method(config["methods"][m]["method"]) for m in methods)
@@ -213,16 +225,17 @@ def is_prior_experiment(config: dict, experiment: str) -> bool:
 def _prior_param_problem(value) -> str:
     """Why a method's ``params.prior`` is invalid ("" if fine): ``true`` / ``"true"`` (the
     true class prior, substituted per repetition), null, a number in (0, 1), or the name
-    of a prior estimator of :mod:`pu_lib.prior` (estimated on the training rows)."""
-    from pu_lib.prior.base import PRIOR_ESTIMATORS
+    of a registered class-prior estimator (estimated on the training rows)."""
+    from pu_lib import registry
 
+    priors = registry.names("prior")
     if value is None or value is True or (isinstance(value, str) and value.strip().lower() == "true"):
         return ""
-    if isinstance(value, str) and value in PRIOR_ESTIMATORS:
+    if isinstance(value, str) and value in priors:
         return ""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return (f"must be true (the true class prior), null, a number in (0, 1) or the name of a prior "
-                f"estimator ({', '.join(sorted(PRIOR_ESTIMATORS))}), got {value!r}")
+                f"estimator ({', '.join(priors)}), got {value!r}")
     if not 0 < float(value) < 1:
         return f"must lie in (0, 1), got {value!r}"
     return ""

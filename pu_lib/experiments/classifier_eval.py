@@ -1,0 +1,125 @@
+"""Scoring one fitted PU classifier on one repetition (a result row's metric columns).
+
+The estimator is fitted on the training rows ``(X_tr, s_tr)`` plus exactly the fit
+inputs it requests (:func:`pu_lib.experiments.runner.fit_kwargs`), then scored against
+the hidden classes on the evaluation rows: the test part (``evaluate_on: test``) or the
+unlabeled training rows (``evaluate_on: unlabeled``, transductive).
+
+Columns besides :data:`pu_lib.metrics.METRICS`:
+
+* ``prior_true``: the class prior of the training sample (positive fraction of the
+  training rows); ``prior_hat``: the estimator's ``prior_`` when it has one (an
+  estimated or given prior of the training sample), else NaN; ``prior_given``: the prior
+  passed in the config (a number, or the true prior for ``prior: true``), else NaN;
+* ``c_true`` / ``c_hat``: the label frequency and the estimator's ``c_`` (Elkan-Noto);
+* ``pu_risk_*``: how the training zero-one PU risk (PU ET Appendix K) was computed;
+* ``fit_on``: ``"y"`` when the estimator requested the true classes (oracles), else ``"s"``;
+* ``fit_seconds`` / ``predict_seconds``.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from pu_lib._validation import SCENARIOS, SINGLE_TRAINING_SET
+
+__all__ = ["classifier_row", "pu_risk_estimator", "pu_risk_scenario", "ranking_score"]
+
+
+def pu_risk_scenario(est) -> str:
+    """Scenario of the training PU risk: the estimator's ``scenario`` parameter when it
+    has one (the PU trees: it says how they read ``s``), else single-training-set -- the
+    training rows as the runner passes them are one sample of p(x) in which the labeled
+    rows are part of U, for every label mechanism (case-control included: P is drawn from
+    the training positives and U is the whole training part)."""
+    own = est.get_params(deep=False).get("scenario")
+    return own if own in SCENARIOS else SINGLE_TRAINING_SET
+
+
+def pu_risk_estimator(est) -> str:
+    """Risk estimator of the training PU risk: the estimator's ``risk`` parameter when it
+    is ``"upu"`` or ``"nnpu"``, else ``"nnpu"``."""
+    risk = est.get_params(deep=False).get("risk")
+    return risk if risk in ("upu", "nnpu") else "nnpu"
+
+
+def ranking_score(est, X, proba):
+    """Continuous ranking score: ``decision_function`` when the estimator has one (it is
+    monotone in the probability but not clipped), else the probability."""
+    if hasattr(est, "decision_function"):
+        return np.asarray(est.decision_function(X), dtype=np.float64).ravel()
+    return proba
+
+
+def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
+    """Fit ``est`` on the training rows of ``cell`` (:class:`~pu_lib.experiments.runner.RepetitionData`)
+    and return the metric columns of its result row."""
+    from pu_lib import metrics
+
+    X_tr, s_tr, y_tr = cell.X_tr, cell.s_tr, cell.y_tr
+    t0 = time.perf_counter()
+    est.fit(X_tr, s_tr, **fit_kwargs)
+    fit_seconds = time.perf_counter() - t0
+
+    if task["evaluate_on"] == "test":
+        X_ev, y_ev, _ = cell.part("test")
+    else:  # transductive: the unlabeled training rows
+        X_ev, y_ev = X_tr[s_tr == 0], y_tr[s_tr == 0]
+    t0 = time.perf_counter()
+    proba = est.predict_proba(X_ev)[:, 1]
+    pred = est.predict(X_ev)
+    score = ranking_score(est, X_ev, proba)
+    predict_seconds = time.perf_counter() - t0
+
+    X_va, y_va, s_va = cell.part("val")
+    has_val = y_va.shape[0] > 0
+    y_val = proba_val = score_val = None
+    if has_val:
+        y_val = y_va
+        proba_val = est.predict_proba(X_va)[:, 1]
+        score_val = ranking_score(est, X_va, proba_val)
+    # In-sample predictions: the training PU risk (always computed) and Lee & Liu's
+    # criterion (on the validation part if there is one, else in-sample; it needs PU labels).
+    pred_tr = est.predict(X_tr)
+    lee_liu = metrics.lee_liu(s_va, est.predict(X_va)) if has_val else metrics.lee_liu(s_tr, pred_tr)
+
+    prior_true = float(y_tr.mean())
+    prior_hat = getattr(est, "prior_", None)  # a public fitted attribute (trees, Elkan-Noto)
+    # Training PU risk (zero-one loss, PU ET Appendix K): the prior the method used.
+    if prior_hat is not None and np.isfinite(float(prior_hat)):
+        risk_prior = float(prior_hat)
+    elif prior_given is not None:
+        risk_prior = prior_given
+    else:
+        risk_prior = prior_true
+    risk_scenario = pu_risk_scenario(est)
+    risk_kind = pu_risk_estimator(est)
+    res = metrics.evaluate(
+        y_ev, proba, pred, y_val=y_val, proba_val=proba_val, score_test=score, score_val=score_val,
+        alpha_true=prior_true if prior_hat is not None else None,
+        alpha_hat=float(prior_hat) if prior_hat is not None else None,
+        s_train=s_tr, y_pred_train=pred_tr,
+        # a prior estimate outside [0, 1] gives NaN instead of failing the repetition
+        prior_train=risk_prior if 0.0 <= risk_prior <= 1.0 else None,
+        pu_risk=risk_kind, pu_scenario=risk_scenario,
+    )
+    res["lee_liu"] = float(lee_liu)
+    n_pos = int(y_tr.sum())
+    row = {
+        "n_eval": int(len(y_ev)),
+        "prior_true": prior_true,
+        "prior_hat": float(prior_hat) if prior_hat is not None else float("nan"),
+        "prior_given": prior_given if prior_given is not None else float("nan"),
+        "pu_risk_estimator": risk_kind,
+        "pu_risk_prior": risk_prior,
+        "pu_risk_scenario": risk_scenario,
+        "fit_on": "y" if "y_true" in fit_kwargs else "s",
+        "c_true": float(s_tr.sum() / n_pos) if n_pos else float("nan"),
+        "c_hat": float(getattr(est, "c_", float("nan"))),
+        "fit_seconds": fit_seconds,
+        "predict_seconds": predict_seconds,
+    }
+    row.update({k: float(v) for k, v in res.items()})
+    return row

@@ -1,0 +1,74 @@
+"""Method specs of a workflow config -> estimators, on the one registry
+(:mod:`pu_lib.registry`).
+
+A method spec (one entry under ``methods:`` in a config) is::
+
+    {"method": "elkan_noto", "base": "logistic_regression",
+     "base_params": {"C": 1.0}, "params": {"hold_out_ratio": 0.1}}
+
+``method`` is a registry name; ``base`` names a scikit-learn-style classifier from
+:data:`pu_lib.base_estimators.BASE_ESTIMATORS`, passed as the method's ``estimator``;
+``params`` are constructor parameters, checked against the method's parameter schema
+(names and scikit-learn parameter constraints) before any job runs. ``params.prior:
+true`` asks the runner for the true class prior of the training rows
+(:func:`pu_lib.experiments.runner.resolve_method_spec`); it is checked as a number here.
+"""
+
+from __future__ import annotations
+
+from pu_lib import registry
+
+__all__ = ["check_method_spec", "is_prior_method", "make_method"]
+
+#: stands in for ``prior: true`` when the parameters are checked (the true prior is a number)
+_TRUE_PRIOR_PLACEHOLDER = 0.5
+
+
+def is_prior_method(name: str) -> bool:
+    """True when the registered method ``name`` is a class-prior estimator."""
+    return registry.get(name).kind == "prior"
+
+
+def _params_for_check(params: dict) -> dict:
+    params = dict(params or {})
+    prior = params.get("prior")
+    if prior is True or (isinstance(prior, str) and prior.strip().lower() == "true"):
+        params["prior"] = _TRUE_PRIOR_PLACEHOLDER
+    return params
+
+
+def check_method_spec(spec: dict) -> None:
+    """Raise ``ValueError`` naming the field if a method spec is invalid: unknown method
+    or base estimator, a parameter the class does not take, or a value outside the
+    parameter's allowed values."""
+    from pu_lib.base_estimators import BASE_ESTIMATORS
+
+    name = spec.get("method")
+    try:
+        method = registry.get(name)
+    except ValueError as exc:
+        raise ValueError(f"method: {exc}") from None
+    base = spec.get("base")
+    if base is not None:
+        if not method.takes_base:
+            raise ValueError(f"base: method {name!r} takes no base estimator")
+        if base not in BASE_ESTIMATORS:
+            raise ValueError(f"base: unknown base estimator {base!r}; known: {list(BASE_ESTIMATORS)}")
+    try:
+        registry.check_params(name, _params_for_check(spec.get("params")))
+    except ValueError as exc:
+        msg = str(exc)
+        raise ValueError(msg if msg.startswith("params.") else f"params: {msg}") from None
+
+
+def make_method(spec: dict, random_state=None, n_jobs: int = 1):
+    """Build an unfitted estimator from a method spec with the given seed."""
+    from pu_lib.base_estimators import make_base_estimator
+
+    check_method_spec(spec)
+    params = dict(spec.get("params") or {})
+    if spec.get("base"):
+        params["estimator"] = make_base_estimator(
+            spec["base"], spec.get("base_params") or {}, random_state=random_state, n_jobs=n_jobs
+        )
+    return registry.make_estimator(spec["method"], params, random_state=random_state, n_jobs=n_jobs)

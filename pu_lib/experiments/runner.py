@@ -1,0 +1,355 @@
+"""One grid cell of the workflow: label sets, fit/evaluate repetitions, aggregation.
+
+The runner knows estimators only through the registry and their declarations: the
+registry kind (:mod:`pu_lib.registry`) says whether a method is scored as a classifier
+(:mod:`pu_lib.experiments.classifier_eval`) or as a class-prior estimator
+(:mod:`pu_lib.experiments.prior_eval`), and :func:`pu_lib.base.fit_inputs` says which of
+the label file's hidden columns (``y_true``, ``propensity``) its ``fit`` receives
+(:func:`fit_kwargs`). Nothing here inspects estimator classes.
+
+Data flow (DESIGN.md): canonical dataset Parquet -> label set Parquet (row indices,
+split, y, s, true propensity per repetition; never a copy of X) -> result rows (one per
+repetition) -> aggregate Parquet -> tables.
+
+Seeds. The label set of repetition ``r`` uses
+``derive_seed(seed, dataset_id, setting_id, "labels", r)`` and the method of that
+repetition ``derive_seed(seed, dataset_id, setting_id, method, "fit", r)``; both are
+computed up front in the calling process, so results do not depend on how many Dask
+workers run the repetitions nor on their completion order (rows are sorted by ``rep``).
+Synthetic datasets are regenerated per repetition with ``seed = r`` (the PULSNAR paper's
+seeds 0-39), so X is never stored for them either.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import logging
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from pu_lib import __version__
+from pu_lib._io import write_parquet_atomic
+from pu_lib._seeding import derive_seed
+
+log = logging.getLogger("pu_lib.experiments.runner")
+
+LABEL_COLUMNS = ["rep", "row", "split", "y", "s", "propensity", "scenario"]
+
+
+# --------------------------------------------------------------------------- data
+def _is_synthetic(name: str) -> bool:
+    from pu_lib.datasets import get_spec
+
+    return get_spec(name).get("kind") == "synthetic"
+
+
+@functools.lru_cache(maxsize=4)
+def _load_file_dataset(path: str, mtime_ns: int):
+    from pu_lib.datasets import load_canonical
+
+    return load_canonical(path)
+
+
+def _load_cell(entry: dict, dataset_path: str | None, rep: int):
+    """``(Dataset, y, keep)``: the loaded dataset, its binary target and the mask of the
+    rows the positive definition keeps."""
+    from pu_lib.datasets import load_dataset
+
+    if _is_synthetic(entry["name"]):
+        ds = load_dataset(entry["name"], params=entry["params"], seed=rep)
+    else:
+        p = Path(dataset_path)
+        ds = _load_file_dataset(str(p), p.stat().st_mtime_ns)
+    y = np.asarray(ds.binary_target(entry["positive"]))
+    return ds, y, y >= 0
+
+
+def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
+    """Return ``(X, y, groups)`` for a dataset entry and repetition.
+
+    ``groups`` is the dataset's subclass id per row (synthetic SNAR) or, for data sets
+    without one, the original class value. ``y`` is the binary target under the entry's
+    positive definition; rows that the
+    definition excludes (``y == -1``, e.g. classes a paper drops) are removed here, so
+    label-set row indices always refer to the filtered table (documented in the label
+    file by ``row``).
+    """
+    ds, y, keep = _load_cell(entry, dataset_path, rep)
+    # subclass of each row: the generator's groups (synthetic SNAR), else the original
+    # class (used by SNAR mechanisms on benchmark data: positive subclasses = classes)
+    groups = ds.groups if ds.groups is not None else np.asarray(ds.target)
+    X = ds.X
+    if not keep.all():
+        X = X[keep]
+        y = y[keep]
+        groups = groups[keep] if groups is not None else None
+    return X, y.astype(np.int8), groups
+
+
+def load_cell_split(entry: dict, dataset_path: str | None, rep: int) -> np.ndarray:
+    """The dataset's own train/test split (its ``split`` meta column) for the rows that
+    :func:`load_cell_dataset` returns, as a str array. Raises ``ValueError`` naming the
+    dataset if it has no ``split`` column."""
+    ds, _, keep = _load_cell(entry, dataset_path, rep)
+    if ds.meta is None or "split" not in ds.meta.columns:
+        have = [] if ds.meta is None else list(ds.meta.columns)
+        raise ValueError(
+            f"split.predefined: dataset {entry['name']!r} has no 'split' meta column (meta columns: {have}); "
+            "use a random holdout (split.test_size) instead"
+        )
+    split = ds.meta["split"].astype(str).to_numpy()
+    return split[keep] if not keep.all() else split
+
+
+# --------------------------------------------------------------------------- labels
+def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
+    """All repetitions' label sets for one (dataset, setting) as one small frame.
+
+    With ``split.predefined`` (true, or "auto" for a dataset that has one) the dataset's
+    ``split`` meta column decides train / test
+    (:func:`load_cell_split`); ``split.val_size`` still carves a stratified, seeded
+    validation part out of the training rows.
+    """
+    from pu_lib.labeling import make_label_set
+
+    entry, setting, split = spec["dataset"], spec["setting"], spec["split"]
+    params = {k: v for k, v in setting.items() if k not in ("mechanism", "id")}
+    frames = []
+    for rep in range(spec["repetitions"]):
+        X, y, groups = load_cell_dataset(entry, dataset_path, rep)
+        mode = split.get("predefined", False)
+        if mode == "auto":
+            from pu_lib.datasets import get_spec
+
+            mode = "split" in (get_spec(entry["name"]).get("meta_columns") or [])
+        predefined = load_cell_split(entry, dataset_path, rep) if mode is True else None
+        seed = derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep)
+        df = make_label_set(
+            X, y,
+            mechanism=setting["mechanism"], params=params,
+            test_size=split["test_size"], val_size=split["val_size"],
+            max_samples=split["max_samples"], groups=groups, random_state=seed,
+            predefined_split=predefined,
+        )
+        df.insert(0, "rep", np.int32(rep))
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    out["split"] = out["split"].astype(str)
+    out["scenario"] = out["scenario"].astype(str)
+    return out[LABEL_COLUMNS]
+
+
+def write_label_sets(spec: dict, dataset_path: str | None, out: str) -> pd.DataFrame:
+    df = make_label_sets(spec, dataset_path)
+    write_parquet_atomic(df, out)
+    return df
+
+
+# --------------------------------------------------------------------------- fit/eval
+def _is_true_flag(v) -> bool:
+    return v is True or (isinstance(v, str) and v.strip().lower() == "true")
+
+
+def resolve_method_spec(spec: dict, y_train) -> tuple[dict, float | None]:
+    """A copy of a method spec with ``params.prior: true`` replaced by the true class prior.
+
+    ``prior: true`` (YAML boolean or the string ``"true"``) asks for the true positive
+    fraction of the training rows, ``float(y_train.mean())``: in the PU Extra Trees
+    protocol (case-control, U = the whole training set) that is the prior pi of U.
+    Returns ``(spec, prior_given)`` where ``prior_given`` is the prior passed to the
+    method (substituted or a number given in the config), or None. ``spec`` itself is
+    never modified (it is a Snakemake param shared by all repetitions).
+    """
+    params = dict(spec.get("params") or {})
+    prior = params.get("prior")
+    if _is_true_flag(prior):
+        y_train = np.asarray(y_train)
+        if y_train.size == 0:
+            raise ValueError("prior: true needs training rows")
+        prior = float(y_train.mean())
+        params["prior"] = prior
+        spec = {**spec, "params": params}
+        return spec, prior
+    if isinstance(prior, (int, float, np.integer, np.floating)) and not isinstance(prior, bool):
+        return spec, float(prior)
+    return spec, None
+
+
+def fit_kwargs(est, supplied: dict) -> dict:
+    """The keyword arguments of ``est.fit`` beyond ``(X, s)``: exactly the inputs the
+    estimator requests (:func:`pu_lib.base.fit_inputs`), taken from ``supplied`` (the
+    label file's ``y_true`` and ``propensity`` of the training rows). ``ValueError`` when
+    the estimator requests an input the label file does not hold."""
+    from pu_lib.base import fit_inputs
+
+    out = {}
+    for name in sorted(fit_inputs(est)):
+        if supplied.get(name) is None:
+            raise ValueError(
+                f"{type(est).__name__}.fit requests {name!r}, which the label file does not provide "
+                f"(it provides {sorted(k for k, v in supplied.items() if v is not None)})"
+            )
+        out[name] = supplied[name]
+    return out
+
+
+def run_repetition(task: dict) -> dict:
+    """Fit one method on one repetition's training data and score it (a Dask task).
+
+    The method's registry kind decides what is recorded: a classifier is scored on the
+    evaluation rows (:func:`pu_lib.experiments.classifier_eval.classifier_row`), a
+    class-prior estimator by its estimates (:func:`pu_lib.experiments.prior_eval.prior_row`).
+    """
+    from pu_lib import registry
+    from pu_lib.distributed import limit_threads
+    from pu_lib.experiments.methods import make_method
+
+    with limit_threads(1):
+        entry = task["dataset"]
+        X, y_all, _ = load_cell_dataset(entry, task["dataset_path"], task["rep"])
+        lab = task["labels"]
+        rows, split, y = lab["row"], lab["split"], lab["y"]
+        if not np.array_equal(y_all[rows], y):
+            raise ValueError(
+                f"label set for dataset {entry['id']!r} rep {task['rep']} does not match the dataset's "
+                "targets; the dataset file changed after the labels were made"
+            )
+        tr = split == "train"
+        cell = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"], tr=tr)
+        method_spec, prior_given = resolve_method_spec(task["method_spec"], cell.y_tr)
+        est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
+        kwargs = fit_kwargs(est, {"y_true": cell.y_tr, "propensity": cell.propensity_tr})
+        row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
+        if registry.get(method_spec["method"]).kind == "prior":
+            from pu_lib.experiments.prior_eval import prior_row
+
+            row.update(prior_row(est, cell, kwargs, task))
+        else:
+            from pu_lib.experiments.classifier_eval import classifier_row
+
+            row.update(classifier_row(est, cell, kwargs, task, prior_given))
+        return row
+
+
+class RepetitionData:
+    """One repetition's data as the estimators see it: the dataset's feature matrix ``X``,
+    the label file's ``rows`` (into ``X``), ``split``, ``s``, ``y`` and ``propensity``, and
+    the training mask ``tr``; ``*_tr`` are the training rows' values."""
+
+    def __init__(self, X, rows, split, s, y, propensity, tr):
+        self.X, self.rows, self.split, self.s, self.y, self.tr = X, rows, split, s, y, tr
+        self.propensity = propensity
+        self.X_tr = X[rows[tr]]
+        self.s_tr = s[tr]
+        self.y_tr = y[tr]
+        self.propensity_tr = None if propensity is None else propensity[tr]
+
+    def part(self, name: str):
+        """``(X, y, s)`` of the rows of split part ``name`` ("train", "val" or "test")."""
+        m = self.split == name
+        return self.X[self.rows[m]], self.y[m], self.s[m]
+
+
+def base_row(task: dict, entry: dict, lab: dict, n_train: int, n_labeled: int) -> dict:
+    """The columns every result row has: where it comes from (experiment, data set,
+    setting, method and their parameters), seeds, config hash and package version."""
+    return {
+        "experiment": task["experiment"],
+        "dataset": entry["id"],
+        "dataset_name": entry["name"],
+        "positive": entry["positive"],
+        "dataset_params": json.dumps(entry.get("params") or {}, sort_keys=True),
+        "setting": task["setting_id"],
+        "mechanism": task["setting"]["mechanism"],
+        "setting_params": json.dumps(
+            {k: v for k, v in task["setting"].items() if k not in ("mechanism", "id")}, sort_keys=True
+        ),
+        "scenario": str(lab["scenario"][0]),
+        "method": task["method"],
+        "method_spec": json.dumps(task["method_spec"], sort_keys=True),
+        "rep": int(task["rep"]),
+        "seed": int(task["seed"]),
+        "label_seed": int(task["label_seed"]),
+        "config_hash": task["config_hash"],
+        "pu_lib_version": __version__,
+        "evaluate_on": task["evaluate_on"],
+        "n_train": int(n_train),
+        "n_labeled": int(n_labeled),
+    }
+
+
+def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> list[dict]:
+    """One task per repetition; seeds derived here, up front."""
+    tasks = []
+    entry = spec["dataset"]
+    for rep in range(spec["repetitions"]):
+        part = labels[labels["rep"] == rep]
+        if part.empty:
+            raise ValueError(f"label file has no rows for repetition {rep} of dataset {entry['id']!r}")
+        tasks.append({
+            "experiment": spec["experiment"],
+            "dataset": entry,
+            "dataset_path": dataset_path,
+            "setting": spec["setting"],
+            "setting_id": spec["setting_id"],
+            "method": spec["method"],
+            "method_spec": spec["method_spec"],
+            "config_hash": spec["config_hash"],
+            "evaluate_on": spec["split"]["evaluate_on"],
+            "prior_evaluation": spec.get("prior_evaluation") or {},
+            "rep": rep,
+            "seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], spec["method"], "fit", rep),
+            "label_seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep),
+            "labels": {
+                "row": part["row"].to_numpy(np.int64),
+                "split": part["split"].astype(str).to_numpy(),
+                "y": part["y"].to_numpy(np.int8),
+                "s": part["s"].to_numpy(np.int8),
+                "propensity": part["propensity"].to_numpy(np.float64),
+                "scenario": part["scenario"].astype(str).to_numpy()[:1],
+            },
+        })
+    return tasks
+
+
+def fit_eval(spec: dict, dataset_path: str | None, labels_path: str, client=None, progress: bool = True) -> pd.DataFrame:
+    """Run all repetitions of one cell, on ``client`` (Dask) if given, else in-process.
+
+    Returns the result rows sorted by repetition (identical whatever the worker count).
+    """
+    labels = pd.read_parquet(labels_path)
+    tasks = build_tasks(spec, dataset_path, labels)
+    if client is None:
+        rows = [run_repetition(t) for t in tasks]
+    else:
+        from distributed import as_completed
+
+        futures = client.map(run_repetition, tasks, pure=False)
+        done = as_completed(futures)
+        if progress:
+            from tqdm import tqdm
+
+            done = tqdm(done, total=len(futures), desc=f"{spec['dataset']['id']}/{spec['setting_id']}/{spec['method']}",
+                        mininterval=1.0)
+        for fut in done:
+            if fut.status == "error":
+                fut.result()  # re-raise the task's exception here
+        rows = client.gather(futures)
+    df = pd.DataFrame(rows).sort_values("rep", kind="stable").reset_index(drop=True)
+    return df
+
+
+# --------------------------------------------------------------------------- aggregate
+def aggregate(paths, out: str | None = None) -> pd.DataFrame:
+    """Concatenate result files (in sorted path order) into one frame."""
+    frames = [pd.read_parquet(p) for p in sorted(map(str, paths))]
+    if not frames:
+        raise ValueError("aggregate: no result files given")
+    df = pd.concat(frames, ignore_index=True)
+    df = df.sort_values(["experiment", "dataset", "setting", "method", "rep"], kind="stable").reset_index(drop=True)
+    if out is not None:
+        write_parquet_atomic(df, out)
+    return df
