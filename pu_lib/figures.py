@@ -30,6 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from pu_lib._io import atomic_path
+from pu_lib.stats import format_p_value
 
 __all__ = [
     "cd_diagram",
@@ -76,21 +77,15 @@ def _text_width(texts, fontsize: float, weight: str = "normal") -> float:
     return max(widths, default=0.0) / 72.0
 
 
-def _fmt_p(p: float) -> str:
-    if not np.isfinite(p):
-        return "p = nan"
-    return "p < 1e-4" if p < 1e-4 else f"p = {p:.4f}"
-
-
 def _default_title(comparison) -> str:
     head = f"{comparison.metric}: " if comparison.metric else ""
     return (f"{head}N = {len(comparison.blocks)} blocks, "
-            f"Iman-Davenport {_fmt_p(comparison.friedman.f_pvalue)}")
+            f"Iman-Davenport {format_p_value(comparison.friedman.f_pvalue, 'p')}")
 
 
 def _stats_note(comparison) -> str:
     return (f"N = {len(comparison.blocks)}, k = {len(comparison.methods)}, "
-            f"Iman-Davenport {_fmt_p(comparison.friedman.f_pvalue)}")
+            f"Iman-Davenport {format_p_value(comparison.friedman.f_pvalue, 'p')}")
 
 
 def _rank_strings(ranks) -> list[str]:
@@ -288,7 +283,8 @@ def cd_diagram(comparison, *, cliques: str = "nemenyi", title: str | None = None
     Without ``ax`` a new figure is made whose height grows with the number of methods;
     with ``ax``, the diagram fills that axes (its size should then suit the diagram).
     Returns the figure, with ``pu_cliques``, ``pu_cd`` and ``pu_clique_rule`` attributes
-    (also set on the axes).
+    (also set on the axes). P-values print as :func:`pu_lib.stats.format_p_value` (e.g.
+    ``p = 0.0198``, ``p < 0.0001``).
     """
     lay = _cd_layout(comparison, cliques)
     if title is None:

@@ -12,7 +12,9 @@ Conventions
   checks them against ``sklearn.metrics``. Importing this module is cheap.
 
 The one-stop entry point is :func:`evaluate`; :data:`METRICS` describes each of its
-keys (direction and display label) for table and statistics code.
+keys (direction and display label) for table and statistics code, and is the one list
+of metric names: :data:`EVALUATE_METRICS` (the keys of :func:`evaluate`) and
+:data:`PRIOR_METRICS` (what a class-prior experiment reports) are derived from it.
 """
 
 from __future__ import annotations
@@ -21,11 +23,13 @@ import math
 
 import numpy as np
 
-from pu_lib._validation import check_binary
+from pu_lib._validation import SINGLE_TRAINING_SET, check_binary, check_probabilities, check_scenario
 
 __all__ = [
+    "EVALUATE_METRICS",
     "METRICS",
     "PRIOR_METRICS",
+    "PU_RISK_ESTIMATORS",
     "accuracy",
     "auc_pr",
     "auc_roc",
@@ -42,7 +46,11 @@ __all__ = [
     "pu_risk_01",
 ]
 
-#: Description of every key returned by :func:`evaluate`, in output order.
+#: Every metric a result row can hold, in output order: ``greater_is_better`` (its
+#: direction), ``label`` (for tables and figures), ``result_column`` (True: not computed by
+#: :func:`evaluate` but a column the experiment records itself) and ``prior`` (True: a
+#: class-prior estimation experiment reports it). The config schema's ``metrics`` enum
+#: (workflow/schemas/config.schema.yaml) lists these keys; tests/test_metrics.py checks it.
 METRICS: dict[str, dict] = {
     "accuracy": {"greater_is_better": True, "label": "Accuracy"},
     "f1": {"greater_is_better": True, "label": "F1"},
@@ -52,21 +60,24 @@ METRICS: dict[str, dict] = {
     "brier": {"greater_is_better": False, "label": "Brier score"},
     "mcc": {"greater_is_better": True, "label": "MCC"},
     "lee_liu": {"greater_is_better": True, "label": "Lee & Liu r^2/Pr(y_hat=1)"},
-    "prior_abs_error": {"greater_is_better": False, "label": "|alpha_hat - alpha|"},
+    "prior_abs_error": {"greater_is_better": False, "label": "|alpha_hat - alpha|", "prior": True},
     "train_pu_risk_01": {"greater_is_better": False, "label": "Training PU risk (0-1 loss)"},
     "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
     # not computed by evaluate(): a column of every result row (PU ET paper, Table 10)
-    "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True},
+    "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True, "prior": True},
     # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiments.runner.prior_row)
-    "alpha_u_abs_error": {"greater_is_better": False, "result_column": True,
+    "alpha_u_abs_error": {"greater_is_better": False, "result_column": True, "prior": True,
                           "label": "|alpha_hat - alpha| (alpha: positive fraction of the unlabeled)"},
-    "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True},
-    "ms_per_example": {"greater_is_better": False, "label": "Time per example (ms)", "result_column": True},
+    "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True, "prior": True},
+    "ms_per_example": {"greater_is_better": False, "label": "Time per example (ms)", "result_column": True,
+                       "prior": True},
 }
 
+#: the keys of :func:`evaluate`, in order: every metric that is not a result column
+EVALUATE_METRICS: tuple[str, ...] = tuple(k for k, info in METRICS.items() if not info.get("result_column"))
+
 #: metrics a class-prior estimation experiment can report (its rows have no predictions)
-PRIOR_METRICS: tuple[str, ...] = ("prior_abs_error", "alpha_u_abs_error", "c_abs_error", "fit_seconds",
-                                  "ms_per_example")
+PRIOR_METRICS: tuple[str, ...] = tuple(k for k, info in METRICS.items() if info.get("prior"))
 
 
 # --------------------------------------------------------------------------- helpers
@@ -85,14 +96,15 @@ def _labels(v, name: str, n: int | None = None, ref: str = "y") -> np.ndarray:
     return out
 
 
-def _scores(v, name: str, n: int, ref: str = "y") -> np.ndarray:
-    """1-D float vector of length ``n`` without NaN (infinities are allowed)."""
+def _scores(v, name: str, n: int | None, ref: str = "y") -> np.ndarray:
+    """1-D float vector of length ``n`` (any length for None) without NaN (infinities
+    are allowed)."""
     v = np.asarray(v)
     if v.ndim == 2 and v.shape[1] == 1:
         v = v.ravel()
     if v.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
-    if v.shape[0] != n:
+    if n is not None and v.shape[0] != n:
         raise ValueError(f"{name} has {v.shape[0]} entries but {ref} has {n}")
     if not (np.issubdtype(v.dtype, np.number) or v.dtype == bool):
         raise ValueError(f"{name} must be numeric, got dtype {v.dtype}")
@@ -103,15 +115,9 @@ def _scores(v, name: str, n: int, ref: str = "y") -> np.ndarray:
 
 
 def _probas(v, name: str, n: int, ref: str = "y") -> np.ndarray:
-    """Like :func:`_scores` but finite and within ``[0, 1]``."""
-    v = _scores(v, name, n, ref)
-    if not np.all(np.isfinite(v)):
-        raise ValueError(f"{name} contains infinite values; probabilities must lie in [0, 1]")
-    if v.min() < 0.0 or v.max() > 1.0:
-        raise ValueError(
-            f"{name} must hold probabilities in [0, 1], found range [{v.min()}, {v.max()}]"
-        )
-    return v
+    """Like :func:`_scores` but finite and within ``[0, 1]``
+    (:func:`pu_lib._validation.check_probabilities`)."""
+    return check_probabilities(v, name, n=n, ref=ref)
 
 
 def _confusion(y: np.ndarray, y_pred: np.ndarray) -> tuple[int, int, int, int]:
@@ -241,21 +247,20 @@ def brier(y, proba) -> float:
     return float(np.mean((proba - y) ** 2))
 
 
+def _finite(v, name: str, n: int | None, ref: str = "y") -> np.ndarray:
+    """Like :func:`_scores` but without infinities either."""
+    v = _scores(v, name, n, ref)
+    if not np.all(np.isfinite(v)):
+        raise ValueError(f"{name} contains infinite values")
+    return v
+
+
 def mse(a, b) -> float:
     """Mean squared error ``mean((a - b)^2)`` between two finite numeric vectors."""
-    a = np.asarray(a)
-    if a.ndim == 2 and a.shape[1] == 1:
-        a = a.ravel()
-    if a.ndim != 1:
-        raise ValueError(f"a must be 1-D, got shape {a.shape}")
+    a = _finite(a, "a", None)
     if a.shape[0] == 0:
         raise ValueError("a is empty")
-    a = _scores(a, "a", a.shape[0], ref="a")
-    b = _scores(b, "b", a.shape[0], ref="a")
-    if not np.all(np.isfinite(a)):
-        raise ValueError("a contains infinite values")
-    if not np.all(np.isfinite(b)):
-        raise ValueError("b contains infinite values")
+    b = _finite(b, "b", a.shape[0], ref="a")
     return float(np.mean((a - b) ** 2))
 
 
@@ -355,11 +360,11 @@ def pn_risk_01(y_true01, pred01) -> float:
     return float(np.mean(y != pred))
 
 
+#: the PU risk estimators of :func:`pu_risk_01`
 PU_RISK_ESTIMATORS = ("upu", "nnpu")
-PU_RISK_SCENARIOS = ("single_training_set", "case_control")
 
 
-def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = "single_training_set") -> float:
+def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = SINGLE_TRAINING_SET) -> float:
     """Empirical PU risk under the zero-one loss (PU Extra Trees, eqs. 5-6; Appendix K,
     Table 11: training risk).
 
@@ -372,7 +377,8 @@ def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = "singl
     * nnPU (eq. 6): ``sum_P w_p l(+1) + max(0, sum_U w_u l(-1) - sum_P w_p l(-1))``,
 
     where ``FN_P`` / ``PP_P`` count the P rows predicted -1 / +1 and ``PP_U`` the U rows
-    predicted +1. P is always the rows with ``s == 1``. U depends on ``scenario``:
+    predicted +1. P is always the rows with ``s == 1``. U depends on ``scenario``
+    (one of :data:`pu_lib._validation.SCENARIOS`):
 
     * ``"single_training_set"``: U = ALL rows (P is a subset of U): the rows are one
       sample of p(x) in which some positives are marked, e.g. the PU Extra Trees / nnPU
@@ -390,11 +396,10 @@ def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = "singl
     pred = _labels(pred01, "pred01", n=s.shape[0], ref="s")
     if estimator not in PU_RISK_ESTIMATORS:
         raise ValueError(f"estimator must be one of {PU_RISK_ESTIMATORS}, got {estimator!r}")
-    if scenario not in PU_RISK_SCENARIOS:
-        raise ValueError(f"scenario must be one of {PU_RISK_SCENARIOS}, got {scenario!r}")
+    check_scenario(scenario)
     pi = _unit_interval(prior, "prior")
     p_mask = s == 1
-    u_mask = np.ones_like(p_mask) if scenario == "single_training_set" else ~p_mask
+    u_mask = np.ones_like(p_mask) if scenario == SINGLE_TRAINING_SET else ~p_mask
     n_p, n_u = int(p_mask.sum()), int(u_mask.sum())
     if n_p == 0:
         raise ValueError("s has no labeled positives (no s == 1); the PU risk needs a P set")
@@ -431,9 +436,9 @@ def evaluate(
     y_pred_train=None,
     prior_train=None,
     pu_risk: str = "nnpu",
-    pu_scenario: str = "single_training_set",
+    pu_scenario: str = SINGLE_TRAINING_SET,
 ) -> dict[str, float]:
-    """Compute all metrics of :data:`METRICS` for one fitted model.
+    """Compute the metrics :data:`EVALUATE_METRICS` for one fitted model.
 
     Parameters
     ----------
@@ -465,8 +470,8 @@ def evaluate(
 
     Returns
     -------
-    dict mapping each key of :data:`METRICS` (same order) to a float, except the
-    ``result_column`` entries (``fit_seconds``), which the experiment records itself. ``auc_roc``
+    dict mapping each key of :data:`EVALUATE_METRICS` (the :data:`METRICS` that are not
+    ``result_column`` entries, same order) to a float. ``auc_roc``
     and ``auc_pr`` are NaN (no exception) when ``y_test`` holds a single class.
     """
     y_test = _labels(y_test, "y_test")
@@ -531,4 +536,4 @@ def evaluate(
         "train_pu_risk_01": train_pu,
         "test_pn_risk_01": pn_risk_01(y_test, y_pred_test),
     }
-    return {k: float(out[k]) for k in METRICS if not METRICS[k].get("result_column")}
+    return {k: float(out[k]) for k in EVALUATE_METRICS}

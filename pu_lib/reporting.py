@@ -28,31 +28,25 @@ Choices where the papers are silent (documented here and tested):
 * Number formats: ``decimals`` (3, as the PU Hellinger and PULSNAR papers print F1 / AUC),
   ``scale`` (100 for the percentages of the PU Extra Trees / Ada-PU tables) and ``style``
   ``"pm"`` (``0.812 ± 0.020``) or ``"paren"`` (``81.2 (2.0)``, PU Extra Trees).
+  P-values print as everywhere in the package, :func:`pu_lib.stats.format_p_value`
+  (``0.0198``, ``< 0.0001``, ``n/a`` when no test was run).
 """
 
 from __future__ import annotations
 
 import html as _html
-import math
 import warnings
 from dataclasses import dataclass, field
 
 import pandas as pd
 
 from pu_lib._io import write_text_atomic
+from pu_lib.stats import format_p_value
 
 GROUPINGS = ("setting", "all")
 SMALL_N = 5  # below this many blocks the table notes that the p-values are rough approximations
 STYLES = ("pm", "paren")
 DASH = "–"
-
-
-def _fmt_p(p) -> str:
-    if p is None or (isinstance(p, float) and math.isnan(p)):
-        return "n/a"
-    if p < 1e-4:
-        return "< 0.0001"
-    return f"{p:.4f}"
 
 
 @dataclass
@@ -123,10 +117,25 @@ class PaperTable:
                          "(Holm's post hoc test on average ranks, Demšar 2006).")
         return lines + list(self.notes)
 
+    def _marked_rows(self, escape, underline, bold):
+        """``(row, cells)`` per method: each cell's text escaped for the output format,
+        then underlined (best) and / or bolded (best or not worse) by the given wrappers."""
+        for r in self.mean.index:
+            cells = []
+            for c in self.mean.columns:
+                t = escape(self.cell_text(r, c))
+                is_bold, under = self.marks(r, c)
+                if under:
+                    t = underline(t)
+                if is_bold:
+                    t = bold(t)
+                cells.append(t)
+            yield r, cells
+
     def _pvalue_row(self) -> list[str] | None:
         if self.pvalues is None:
             return None
-        return [_fmt_p(self.pvalues.get(c)) for c in self.mean.columns]
+        return [format_p_value(self.pvalues.get(c)) for c in self.mean.columns]
 
     # ------------------------------------------------------------------ renderers
     def to_markdown(self) -> str:
@@ -136,16 +145,7 @@ class PaperTable:
             lines += [f"### {self.title}", ""]
         lines.append("| " + " | ".join([self.row_label] + cols) + " |")
         lines.append("|" + "|".join(["---"] + [":---:"] * len(cols)) + "|")
-        for r in self.mean.index:
-            cells = []
-            for c in self.mean.columns:
-                t = self.cell_text(r, c)
-                bold, under = self.marks(r, c)
-                if under:
-                    t = f"<ins>{t}</ins>"
-                if bold:
-                    t = f"**{t}**"
-                cells.append(t)
+        for r, cells in self._marked_rows(str, lambda t: f"<ins>{t}</ins>", lambda t: f"**{t}**"):
             lines.append("| " + " | ".join([str(r)] + cells) + " |")
         prow = self._pvalue_row()
         if prow is not None:
@@ -165,16 +165,7 @@ class PaperTable:
         out.append("\\toprule")
         out.append(" & ".join([_tex(self.row_label.capitalize())] + cols) + " \\\\")
         out.append("\\midrule")
-        for r in self.mean.index:
-            cells = []
-            for c in self.mean.columns:
-                t = _tex(self.cell_text(r, c))
-                bold, under = self.marks(r, c)
-                if under:
-                    t = f"\\underline{{{t}}}"
-                if bold:
-                    t = f"\\textbf{{{t}}}"
-                cells.append(t)
+        for r, cells in self._marked_rows(_tex, lambda t: f"\\underline{{{t}}}", lambda t: f"\\textbf{{{t}}}"):
             out.append(" & ".join([_tex(str(r))] + cells) + " \\\\")
         prow = self._pvalue_row()
         if prow is not None:
@@ -196,17 +187,8 @@ class PaperTable:
         out.append("<thead><tr>" + "".join(f"<th>{esc(str(c))}</th>" for c in
                                             [self.row_label] + list(self.mean.columns)) + "</tr></thead>")
         out.append("<tbody>")
-        for r in self.mean.index:
-            cells = []
-            for c in self.mean.columns:
-                t = esc(self.cell_text(r, c))
-                bold, under = self.marks(r, c)
-                if under:
-                    t = f"<u>{t}</u>"
-                if bold:
-                    t = f"<b>{t}</b>"
-                cells.append(f"<td>{t}</td>")
-            out.append(f"<tr><th>{esc(str(r))}</th>" + "".join(cells) + "</tr>")
+        for r, cells in self._marked_rows(esc, lambda t: f"<u>{t}</u>", lambda t: f"<b>{t}</b>"):
+            out.append(f"<tr><th>{esc(str(r))}</th>" + "".join(f"<td>{t}</td>" for t in cells) + "</tr>")
         prow = self._pvalue_row()
         if prow is not None:
             out.append("<tr class=\"pvalue\"><th>Iman-Davenport p</th>"
@@ -291,6 +273,16 @@ def _order(present, preferred):
     return pref + [v for v in present if v not in set(pref)]
 
 
+def _metric_frame(results: pd.DataFrame, metric: str, greater_is_better):
+    """``(greater_is_better, frame)``: the metric's direction and the ``dataset``,
+    ``setting``, ``method`` and metric columns of ``results``, the metric as float."""
+    gib = _direction(metric, greater_is_better)
+    _check_columns(results, metric, ["dataset", "setting", "method"])
+    df = results[["dataset", "setting", "method", metric]].copy()
+    df[metric] = pd.to_numeric(df[metric], errors="coerce").astype(float)
+    return gib, df
+
+
 def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=None, decimals=3,
                        scale=1.0, style="pm", methods=None, datasets=None, settings=None,
                        title_prefix="") -> dict:
@@ -298,10 +290,7 @@ def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=
 
     ``methods``, ``datasets`` and ``settings`` give the row / table / column order (the
     config's order in the workflow); by default, order of first appearance."""
-    gib = _direction(metric, greater_is_better)
-    _check_columns(results, metric, ["dataset", "setting", "method"])
-    df = results[["dataset", "setting", "method", metric]].copy()
-    df[metric] = pd.to_numeric(df[metric], errors="coerce").astype(float)
+    gib, df = _metric_frame(results, metric, greater_is_better)
     method_order = list(methods) if methods is not None else list(dict.fromkeys(df["method"]))
     tables = {}
     for ds in _order(df["dataset"], datasets):
@@ -321,10 +310,7 @@ def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, de
     """All data sets in one table: methods x data sets (x settings when there are several),
     mean ± sd over repetitions, best cell per column bold and underlined. The natural
     layout when an experiment has one label setting and many data sets."""
-    gib = _direction(metric, greater_is_better)
-    _check_columns(results, metric, ["dataset", "setting", "method"])
-    df = results[["dataset", "setting", "method", metric]].copy()
-    df[metric] = pd.to_numeric(df[metric], errors="coerce").astype(float)
+    gib, df = _metric_frame(results, metric, greater_is_better)
     ds_order = _order(df["dataset"], datasets)
     st_order = _order(df["setting"], settings)
     one_setting = len(st_order) == 1
@@ -513,10 +499,9 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
         rank_fig = figures.notice_figure(f"{experiment} / {label}: no ranks\n{reasons}")
     elif grouping == "all":
         comp = valid["all"]
-        p = _fmt_p(comp.friedman.f_pvalue)
         cd_fig = figures.cd_diagram(comp, cliques=how, title=(
             f"{experiment}: {label}, N = {len(comp.blocks)} (data set, setting) pairs, "
-            f"Iman-Davenport p {p if p.startswith('<') else '= ' + p}"))
+            f"Iman-Davenport {format_p_value(comp.friedman.f_pvalue, 'p')}"))
         rank_fig = figures.rank_plot(comp, title=f"{experiment}: {label} ranks per (data set, setting)")
     else:
         # Panel titles are the settings; cd_diagrams adds N, k and the Iman-Davenport p.
@@ -524,7 +509,7 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
         rank_fig = figures.rank_plots(valid, suptitle=f"{experiment}: {label} ranks per data set")
     figures.save_figure(cd_fig, [outputs[k] for k in ("cd_png", "cd_pdf") if k in outputs])
     figures.save_figure(rank_fig, [outputs[k] for k in ("ranks_png", "ranks_pdf") if k in outputs])
-    tested = ", ".join(f"{c}: p = {_fmt_p(v.friedman.f_pvalue)}, best {v.best}" for c, v in valid.items())
+    tested = ", ".join(f"{c}: {format_p_value(v.friedman.f_pvalue, 'p')}, best {v.best}" for c, v in valid.items())
     return f"{experiment} {metric} {grouping}: {len(valid)}/{len(comps)} columns tested ({tested})"
 
 

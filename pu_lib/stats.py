@@ -22,6 +22,9 @@ multiple data sets", JMLR 7:1-30 (section 3.2.2 and the worked example of its Ta
   studentized range quantile (infinite degrees of freedom) divided by sqrt(2) for
   Nemenyi, and the two-sided normal quantile at ``alpha / (k - 1)`` for Bonferroni-Dunn.
 
+P-values print one way everywhere (statistics text, tables, figures): see
+:func:`format_p_value`.
+
 Missing values: a block in which any method has no score (absent or NaN) is **dropped**
 with a :class:`IncompleteBlockWarning` naming it; the tests need complete blocks. Fewer
 than two methods or two (complete) blocks raise :class:`ValueError`. When all methods tie
@@ -55,11 +58,42 @@ __all__ = [
     "compare",
     "score_matrix",
     "compare_results",
+    "format_p_value",
 ]
 
 
 class IncompleteBlockWarning(UserWarning):
     """A block (data set) was dropped because some method has no score on it."""
+
+
+# --------------------------------------------------------------------------- p-values
+
+#: p-values below this print as ``"< 0.0001"`` (four decimals cannot show them)
+P_FLOOR = 1e-4
+
+
+def format_p_value(p, name: str | None = None) -> str:
+    """The one printed form of a p-value, for the statistics text, tables and figures.
+
+    Four decimals; below :data:`P_FLOOR` (including ``p = 0``, the limit of an infinite
+    F statistic) ``"< 0.0001"``; ``None`` or NaN (no test) ``"n/a"``. With ``name`` the
+    whole statement is returned, with ``=`` or ``<`` as fits::
+
+        format_p_value(0.019765)          -> "0.0198"
+        format_p_value(3e-7)              -> "< 0.0001"
+        format_p_value(None)              -> "n/a"
+        format_p_value(0.019765, "p")     -> "p = 0.0198"
+        format_p_value(3e-7, "p_holm")    -> "p_holm < 0.0001"
+    """
+    if p is None or (isinstance(p, (float, np.floating)) and math.isnan(p)):
+        text = "n/a"
+    elif p < P_FLOOR:
+        text = f"< {P_FLOOR:.4f}"
+    else:
+        text = f"{p:.4f}"
+    if name is None:
+        return text
+    return f"{name} {text}" if text.startswith("<") else f"{name} = {text}"
 
 
 # --------------------------------------------------------------------------- ranks
@@ -101,9 +135,9 @@ class FriedmanResult:
 
     def __str__(self) -> str:
         return (
-            f"Friedman chi2_F = {self.chi2:.3f} (df {self.chi2_df}, p = {_fmt_p(self.chi2_pvalue)}); "
+            f"Friedman chi2_F = {self.chi2:.3f} (df {self.chi2_df}, {format_p_value(self.chi2_pvalue, 'p')}); "
             f"Iman-Davenport F_F = {self.f_stat:.3f} (df {self.f_df1}, {self.f_df2}, "
-            f"p = {_fmt_p(self.f_pvalue)}); N = {self.n_blocks}, k = {self.n_methods}"
+            f"{format_p_value(self.f_pvalue, 'p')}); N = {self.n_blocks}, k = {self.n_methods}"
         )
 
 
@@ -201,8 +235,8 @@ class PostHocResult:
         lines = [head]
         for r in self.comparisons.itertuples(index=False):
             lines.append(
-                f"  {r.method} vs {r.versus}: z = {r.z:+.3f}, p = {_fmt_p(r.p)}, "
-                f"p_holm = {_fmt_p(r.p_holm)} -> {'reject' if r.reject else 'retain'}"
+                f"  {r.method} vs {r.versus}: z = {r.z:+.3f}, {format_p_value(r.p, 'p')}, "
+                f"{format_p_value(r.p_holm, 'p_holm')} -> {'reject' if r.reject else 'retain'}"
             )
         return "\n".join(lines)
 
@@ -512,10 +546,6 @@ def _check_shape(r: np.ndarray):
     if n < 2:
         raise ValueError(f"the Friedman test needs at least 2 blocks (data sets), got {n}")
     return n, k
-
-
-def _fmt_p(p: float) -> str:
-    return "< 1e-4" if p < 1e-4 else f"{p:.4f}"
 
 
 def _jsonable(v):

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 import numpy as np
 import pyarrow.parquet as pq
 import pytest
+from conftest import SHARED_DATASETS, needs_mirror
 
 from pu_lib.datasets import get_spec, list_datasets, load_canonical, load_dataset, prepare_dataset
 from pu_lib.datasets.canonical import canonicalize, fingerprint
 
-MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
-pytestmark = pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason=f"no data mirror at {MIRROR}")
+pytestmark = needs_mirror
 
 # the newsgroups tables (~6 s of text processing; ~20 s for TF-IDF + SVD) have their own tests below
 _FP_NAMES = [n for n in list_datasets("mirror") if not n.startswith("newsgroups20_")]
@@ -22,7 +21,7 @@ _FP_NAMES = [n for n in list_datasets("mirror") if not n.startswith("newsgroups2
 @pytest.mark.parametrize("name", _FP_NAMES)
 def test_mirror_fingerprint_matches_registry(name):
     spec = get_spec(name)
-    canon = canonicalize(pq.read_table(MIRROR / spec["mirror_file"]).to_pandas(), spec)
+    canon = canonicalize(pq.read_table(SHARED_DATASETS / spec["mirror_file"]).to_pandas(), spec)
     assert fingerprint(canon) == spec["fingerprint"]
     meta = set(spec["meta_columns"])
     assert len([c for c in canon.columns if c != "target" and c not in meta]) == spec["n_features"]
@@ -30,7 +29,7 @@ def test_mirror_fingerprint_matches_registry(name):
 
 
 def test_newsgroups_canonical(tmp_path):
-    ds = load_dataset("newsgroups20_bydate", data_mirror=MIRROR, cache_dir=tmp_path)
+    ds = load_dataset("newsgroups20_bydate", data_mirror=SHARED_DATASETS, cache_dir=tmp_path)
     assert ds.X.shape == (18846, 200) and ds.feature_names[0].startswith("word_")
     y = ds.binary_target("pu_extra_trees")
     assert set(np.unique(y)) == {0, 1}
@@ -46,7 +45,7 @@ def test_newsgroups_svd300_canonical(tmp_path):
     spec = get_spec("newsgroups20_svd300")
     assert spec["mirror_file"] == get_spec("newsgroups20_bydate")["mirror_file"]
     t = time.perf_counter()
-    path = prepare_dataset("newsgroups20_svd300", tmp_path / "ng.parquet", data_mirror=MIRROR,
+    path = prepare_dataset("newsgroups20_svd300", tmp_path / "ng.parquet", data_mirror=SHARED_DATASETS,
                            cache_dir=tmp_path / "cache", download=False)
     took = time.perf_counter() - t
     assert took < 120, took  # about 20 s on 2 cores
@@ -60,17 +59,17 @@ def test_newsgroups_svd300_canonical(tmp_path):
     assert np.abs(ds.X).max() < 1.0 and ds.X[:, 0].std() > 0.01
     # cached like other canonical tables: a second call reuses the verified file
     mtime = path.stat().st_mtime_ns
-    assert prepare_dataset("newsgroups20_svd300", path, data_mirror=MIRROR, download=False) == path
+    assert prepare_dataset("newsgroups20_svd300", path, data_mirror=SHARED_DATASETS, download=False) == path
     assert path.stat().st_mtime_ns == mtime
 
 
 def test_mushrooms_libsvm_112_features(tmp_path):
     spec = get_spec("mushrooms_libsvm")
     assert spec["mirror_file"] == get_spec("mushroom")["mirror_file"] == "mushroom.parquet"
-    ds = load_dataset("mushrooms_libsvm", data_mirror=MIRROR, cache_dir=tmp_path)
+    ds = load_dataset("mushrooms_libsvm", data_mirror=SHARED_DATASETS, cache_dir=tmp_path)
     assert ds.X.shape == (8124, 112)
     assert "stalk-root=?" in ds.feature_names
-    old = load_dataset("mushroom", data_mirror=MIRROR, cache_dir=tmp_path)
+    old = load_dataset("mushroom", data_mirror=SHARED_DATASETS, cache_dir=tmp_path)
     assert old.X.shape == (8124, 111) and "stalk-root=?" not in old.feature_names
     assert set(ds.feature_names) - set(old.feature_names) == {"stalk-root=?"}
     y = ds.binary_target("pu_extra_trees")
@@ -87,14 +86,14 @@ def cache(tmp_path_factory):
 
 
 def test_mnist_load_and_parity(cache):
-    ds = load_dataset("mnist", data_mirror=MIRROR, cache_dir=cache)
+    ds = load_dataset("mnist", data_mirror=SHARED_DATASETS, cache_dir=cache)
     assert ds.X.shape == (70000, 784) and ds.X.dtype == np.float32 and ds.X.flags.c_contiguous
     assert ds.X.max() == 255.0 and ds.meta["split"].iloc[-1] == "test"
     y = ds.binary_target("pu_extra_trees")
     assert int(y.sum()) == 6903 + 6990 + 6824 + 6876 + 6825
-    col400 = pq.read_schema(MIRROR / "mnist.parquet").names[400]
+    col400 = pq.read_schema(SHARED_DATASETS / "mnist.parquet").names[400]
     assert ds.feature_names[400] == col400
-    raw = pq.read_table(MIRROR / "mnist.parquet", columns=[col400])
+    raw = pq.read_table(SHARED_DATASETS / "mnist.parquet", columns=[col400])
     assert np.array_equal(ds.X[:, 400], raw.column(0).to_numpy().astype(np.float32))
 
 
@@ -115,7 +114,7 @@ def test_mnist_load_and_parity(cache):
     ],
 )
 def test_binary_target_on_mirror(cache, name, definition, n_kept, n_pos):
-    ds = load_dataset(name, data_mirror=MIRROR, cache_dir=cache)
+    ds = load_dataset(name, data_mirror=SHARED_DATASETS, cache_dir=cache)
     mask, y = ds.select(definition)
     assert int(mask.sum()) == n_kept and int(y.sum()) == n_pos
     full = ds.binary_target(definition)
@@ -123,14 +122,14 @@ def test_binary_target_on_mirror(cache, name, definition, n_kept, n_pos):
 
 
 def test_dropna_and_missing_categoricals(cache):
-    bco = load_dataset("breast_cancer_wisconsin_original", data_mirror=MIRROR, cache_dir=cache)
+    bco = load_dataset("breast_cancer_wisconsin_original", data_mirror=SHARED_DATASETS, cache_dir=cache)
     assert bco.X.shape == (683, 9) and abs(bco.binary_target("bekker").mean() - 0.35) < 0.001
     assert bco.meta.columns.tolist() == ["Id"]
-    splice = load_dataset("splice", data_mirror=MIRROR, cache_dir=cache)
+    splice = load_dataset("splice", data_mirror=SHARED_DATASETS, cache_dir=cache)
     assert splice.X.shape == (3175, 240)
-    mice = load_dataset("mice_protein", data_mirror=MIRROR, cache_dir=cache, dropna=False)
+    mice = load_dataset("mice_protein", data_mirror=SHARED_DATASETS, cache_dir=cache, dropna=False)
     assert mice.X.shape == (1080, 77) and np.isnan(mice.X).any()
-    adult = load_dataset("adult", data_mirror=MIRROR, cache_dir=cache)
+    adult = load_dataset("adult", data_mirror=SHARED_DATASETS, cache_dir=cache)
     assert adult.X.shape[0] == 48842 and "sex=Male" in adult.feature_names
     assert int(adult.binary_target("bekker").sum()) == 11687
 
@@ -138,8 +137,8 @@ def test_dropna_and_missing_categoricals(cache):
 def test_mirror_sha_mismatch_raises(tmp_path):
     mirror = tmp_path / "mirror"
     mirror.mkdir()
-    shutil.copy(MIRROR / "manifest.csv", mirror / "manifest.csv")
-    data = bytearray((MIRROR / "yeast6.parquet").read_bytes())
+    shutil.copy(SHARED_DATASETS / "manifest.csv", mirror / "manifest.csv")
+    data = bytearray((SHARED_DATASETS / "yeast6.parquet").read_bytes())
     (mirror / "yeast6.parquet").write_bytes(bytes(data) + b"\x00")
     out = tmp_path / "y.parquet"
     with pytest.raises(ValueError, match="sha256 mismatch.*yeast6"):
@@ -153,7 +152,7 @@ def test_mirror_without_file_offline_raises(tmp_path):
 
 
 def test_load_canonical_matches_pandas(cache):
-    path = prepare_dataset("unsw_nb15_testing_set", data_mirror=MIRROR, cache_dir=cache)
+    path = prepare_dataset("unsw_nb15_testing_set", data_mirror=SHARED_DATASETS, cache_dir=cache)
     ds = load_canonical(path)
     import pandas as pd
 

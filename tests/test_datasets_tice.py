@@ -16,18 +16,16 @@ comp_sci 0.447 vs 0.450). The mirror tests skip when the data mirror is absent.
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import SHARED_DATASETS, needs_mirror
 
 from pu_lib.datasets import Dataset, canonicalize, fingerprint, get_spec, load_canonical, load_dataset, prepare_dataset
 from pu_lib.datasets.canonical import text_count_features
 from pu_lib.datasets.positive import binary_labels, row_mask, validate_definition
 
-MIRROR = Path(__file__).resolve().parents[1].parent / "shared" / "datasets"
-needs_mirror = pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason=f"no data mirror at {MIRROR}")
 
 # Table 3.1: name -> (rows, Pr(y=1)) of the PU version
 TABULAR = {
@@ -190,7 +188,7 @@ def cache(tmp_path_factory):
 @needs_mirror
 @pytest.mark.parametrize("name", list(TABULAR))
 def test_tabular_table_3_1(cache, name):
-    ds = load_dataset(name, data_mirror=MIRROR, cache_dir=cache)
+    ds = load_dataset(name, data_mirror=SHARED_DATASETS, cache_dir=cache)
     rows, prior = TABULAR[name]
     mask, y = ds.select("bekker_tice")
     mask_nu, y_nu = ds.select("bekker_tice_nu")
@@ -205,7 +203,7 @@ def test_tabular_table_3_1(cache, name):
 def test_newsgroups20_bow200(cache):
     # prepare_dataset checks the table against the registry fingerprint (recorded in an
     # earlier run): the 200 word-presence features are deterministic
-    path = prepare_dataset("newsgroups20_bow200", data_mirror=MIRROR, cache_dir=cache, download=False)
+    path = prepare_dataset("newsgroups20_bow200", data_mirror=SHARED_DATASETS, cache_dir=cache, download=False)
     ds = load_canonical(path)
     assert ds.X.shape == (18846, 200) and len(ds.feature_names) == 200
     assert all(f.startswith("word_") for f in ds.feature_names) and ds.feature_names == sorted(ds.feature_names)
@@ -234,5 +232,5 @@ def test_newsgroups20_bow200(cache):
     assert (totals > 0).all()
     # cached: a second call reuses the verified file
     mtime = path.stat().st_mtime_ns
-    assert prepare_dataset("newsgroups20_bow200", data_mirror=MIRROR, cache_dir=cache, download=False) == path
+    assert prepare_dataset("newsgroups20_bow200", data_mirror=SHARED_DATASETS, cache_dir=cache, download=False) == path
     assert path.stat().st_mtime_ns == mtime

@@ -9,6 +9,7 @@ import pytest
 from sklearn import metrics as skm
 
 from pu_lib import metrics as m
+from pu_lib._validation import CASE_CONTROL, SCENARIOS, SINGLE_TRAINING_SET
 
 
 def _random_cases(n_cases=60, seed=0):
@@ -36,7 +37,7 @@ CASES = _random_cases()
 
 
 @pytest.mark.parametrize("i", range(len(CASES)))
-def test_matches_sklearn(i):
+def test_metrics_match_sklearn_on_random_cases_with_ties(i):
     y, score = CASES[i]
     y_pred = (score >= 0.5).astype(int)
     assert m.accuracy(y, y_pred) == pytest.approx(skm.accuracy_score(y, y_pred), abs=1e-12)
@@ -57,7 +58,7 @@ def test_auc_with_unbounded_scores_matches_sklearn():
     assert m.auc_pr(y, score) == pytest.approx(skm.average_precision_score(y, score), abs=1e-12)
 
 
-def test_f1_zero_division_and_mcc_degenerate():
+def test_f1_is_zero_without_positives_and_mcc_is_zero_for_constant_predictions():
     y = np.zeros(5, int)
     assert m.f1(y, np.zeros(5, int)) == 0.0
     assert skm.f1_score(y, np.zeros(5, int), zero_division=0) == 0.0
@@ -68,7 +69,7 @@ def test_f1_zero_division_and_mcc_degenerate():
     assert m.mcc(y2, 1 - y2) == -1.0
 
 
-def test_boolean_inputs_accepted():
+def test_boolean_inputs_count_as_0_and_1():
     y = np.array([True, False, True, True])
     p = np.array([True, False, False, True])
     assert m.accuracy(y, p) == 0.75
@@ -80,7 +81,7 @@ def test_auc_single_class_is_nan():
     assert math.isnan(m.auc_pr([0, 0, 0], [0.1, 0.5, 0.9]))
 
 
-def test_prior_abs_error():
+def test_prior_abs_error_is_the_absolute_difference_of_priors_in_0_1():
     assert m.prior_abs_error(0.25, 0.4) == pytest.approx(0.15)
     assert m.prior_abs_error(0.0, 1.0) == 1.0
     with pytest.raises(ValueError, match="alpha_hat"):
@@ -136,7 +137,7 @@ def _brute_force_best(y, score):
 
 
 @pytest.mark.parametrize("i", range(len(CASES)))
-def test_best_f1_threshold_equals_brute_force(i):
+def test_best_f1_threshold_equals_brute_force_search(i):
     y, score = CASES[i]
     t, f = m.best_f1_threshold(y, score)
     t_bf, f_bf = _brute_force_best(y, score)
@@ -146,7 +147,7 @@ def test_best_f1_threshold_equals_brute_force(i):
     assert f == pytest.approx(skm.f1_score(y, (score >= t).astype(int)), abs=1e-12)
 
 
-def test_best_f1_threshold_hand_case_and_tie_break():
+def test_best_f1_threshold_hand_case_and_tie_to_the_larger_threshold():
     # score >= 0.8 -> {1}: tp=1, F1 = 2/(1+2) = 2/3
     # score >= 0.5 -> {1, 0}: tp=1, pp=2 -> 2/4
     # score >= 0.2 -> all: tp=2, pp=3 -> 4/5  (best)
@@ -169,7 +170,7 @@ def test_best_f1_threshold_large_input_is_fast_and_correct():
     assert f == pytest.approx(skm.f1_score(y, (score >= t).astype(int)), abs=1e-12)
 
 
-def test_f1_at_best_threshold():
+def test_f1_at_best_threshold_applies_the_validation_threshold_to_test():
     rng = np.random.default_rng(11)
     y_val = rng.integers(0, 2, 300)
     s_val = np.round(rng.random(300) + 0.4 * y_val, 2)
@@ -185,7 +186,7 @@ def test_f1_at_best_threshold():
 # ------------------------------------------------------------------ Lee & Liu
 
 
-def test_lee_liu_hand_cases():
+def test_lee_liu_is_recall_squared_over_positive_rate_by_hand():
     # 4 labeled (s=1), 3 of them predicted positive -> r = 3/4
     # 10 examples, 5 predicted positive -> Pr(y_hat = 1) = 1/2
     s = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
@@ -206,12 +207,12 @@ def test_lee_liu_hand_cases():
 # ------------------------------------------------------------------- evaluate
 
 
-def test_evaluate_keys_and_values():
+def test_evaluate_returns_evaluate_metrics_matching_sklearn():
     rng = np.random.default_rng(5)
     y = rng.integers(0, 2, 400)
-    proba = np.clip(0.35 * y + rng.random(400) * 0.65, 0, 1)
+    proba = 0.35 * y + rng.random(400) * 0.65
     out = m.evaluate(y, proba)
-    assert list(out) == [k for k in m.METRICS if not m.METRICS[k].get("result_column")]
+    assert list(out) == list(m.EVALUATE_METRICS)
     assert "fit_seconds" not in out
     assert all(isinstance(v, float) for v in out.values())
     y_pred = (proba >= 0.5).astype(int)
@@ -231,12 +232,12 @@ def test_evaluate_keys_and_values():
     assert out_p["accuracy"] == pytest.approx(y.mean())
 
 
-def test_evaluate_optional_parts():
+def test_evaluate_computes_optional_metrics_only_from_their_inputs():
     rng = np.random.default_rng(6)
     y = rng.integers(0, 2, 300)
-    proba = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1)
+    proba = 0.3 * y + rng.random(300) * 0.7
     y_val = rng.integers(0, 2, 200)
-    proba_val = np.clip(0.3 * y_val + rng.random(200) * 0.7, 0, 1)
+    proba_val = 0.3 * y_val + rng.random(200) * 0.7
     s = y * (rng.random(300) < 0.5)
     out = m.evaluate(
         y, proba, y_val=y_val, proba_val=proba_val, s_test=s, alpha_true=0.5, alpha_hat=0.42
@@ -256,15 +257,19 @@ def test_evaluate_single_class_gives_nan_aucs_not_error():
     assert out["f1"] == pytest.approx(2 * 3 / (2 * 3 + 1))
 
 
-def test_metrics_table_description():
-    assert set(m.METRICS) == {
+def test_metrics_table_describes_every_metric_and_derives_the_lists():
+    assert list(m.METRICS) == [
         "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
         "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01", "fit_seconds",
         "alpha_u_abs_error", "c_abs_error", "ms_per_example",
-    }
-    assert set(m.PRIOR_METRICS) <= set(m.METRICS)
+    ]
+    assert m.EVALUATE_METRICS == (
+        "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
+        "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01",
+    )
+    assert m.PRIOR_METRICS == ("prior_abs_error", "fit_seconds", "alpha_u_abs_error", "c_abs_error", "ms_per_example")
     for name, info in m.METRICS.items():
-        assert set(info) - {"result_column"} == {"greater_is_better", "label"}
+        assert set(info) - {"result_column", "prior"} == {"greater_is_better", "label"}, name
         assert isinstance(info["greater_is_better"], bool) and info["label"]
     assert m.METRICS["brier"]["greater_is_better"] is False
     assert m.METRICS["prior_abs_error"]["greater_is_better"] is False
@@ -273,7 +278,15 @@ def test_metrics_table_description():
     assert m.METRICS["f1"]["label"] == "F1"
 
 
-def test_import_is_light():
+def test_config_schema_metric_enum_is_the_metrics_table(schema_path):
+    import yaml
+
+    schema = yaml.safe_load(schema_path.read_text())
+    metrics = schema["properties"]["experiments"]["additionalProperties"]["properties"]["metrics"]
+    assert metrics["items"]["enum"] == list(m.METRICS)
+
+
+def test_import_does_not_load_sklearn_or_heavy_modules():
     code = (
         "import sys, pu_lib.metrics; "
         "bad = [k for k in ('sklearn', 'numba', 'dask', 'xgboost') if k in sys.modules]; "
@@ -282,7 +295,7 @@ def test_import_is_light():
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
-def test_evaluate_ranks_on_score_when_given():
+def test_evaluate_ranks_on_score_when_given_and_keeps_brier_on_probabilities():
     # A clipped probability ties the top examples; the unclipped score keeps their order.
     from pu_lib.metrics import evaluate
 
@@ -324,8 +337,8 @@ _PRED = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
 def test_pu_risk_01_single_training_set_by_hand():
     # U = all 10 rows; n_p = 4, n_u = 10; FN_P = 1, PP_P = 3, PP_U = 5.
     # prior 0.5: w_p = 0.125, w_u = 0.1 -> positive part 0.125, negative part 0.5 - 0.375 = 0.125
-    assert m.pu_risk_01(_S, _PRED, 0.5, "upu", "single_training_set") == pytest.approx(0.25)
-    assert m.pu_risk_01(_S, _PRED, 0.5, "nnpu", "single_training_set") == pytest.approx(0.25)
+    assert m.pu_risk_01(_S, _PRED, 0.5, "upu", SINGLE_TRAINING_SET) == pytest.approx(0.25)
+    assert m.pu_risk_01(_S, _PRED, 0.5, "nnpu", SINGLE_TRAINING_SET) == pytest.approx(0.25)
     # prior 0.8: w_p = 0.2 -> positive part 0.2, negative part 0.5 - 0.6 = -0.1
     assert m.pu_risk_01(_S, _PRED, 0.8, "upu") == pytest.approx(0.1)
     assert m.pu_risk_01(_S, _PRED, 0.8, "nnpu") == pytest.approx(0.2)  # max(0, -0.1) = 0
@@ -336,13 +349,13 @@ def test_pu_risk_01_single_training_set_by_hand():
 def test_pu_risk_01_case_control_by_hand():
     # U = the 6 rows with s = 0; PP_U = 2, w_u = 1/6.
     # prior 0.5: positive part 0.125, negative part 2/6 - 0.375 = -1/24
-    assert m.pu_risk_01(_S, _PRED, 0.5, "upu", "case_control") == pytest.approx(0.125 - 1 / 24)
-    assert m.pu_risk_01(_S, _PRED, 0.5, "nnpu", "case_control") == pytest.approx(0.125)
+    assert m.pu_risk_01(_S, _PRED, 0.5, "upu", CASE_CONTROL) == pytest.approx(0.125 - 1 / 24)
+    assert m.pu_risk_01(_S, _PRED, 0.5, "nnpu", CASE_CONTROL) == pytest.approx(0.125)
     # prior 0.2: w_p = 0.05 -> positive part 0.05, negative part 1/3 - 0.15
-    assert m.pu_risk_01(_S, _PRED, 0.2, "upu", "case_control") == pytest.approx(0.05 + 1 / 3 - 0.15)
+    assert m.pu_risk_01(_S, _PRED, 0.2, "upu", CASE_CONTROL) == pytest.approx(0.05 + 1 / 3 - 0.15)
 
 
-def test_pu_risk_01_extremes_and_errors():
+def test_pu_risk_01_extremes_and_named_errors():
     # everything predicted positive: uPU = prior * 0 - prior * 1 + 1 = 1 - prior
     s = np.array([1, 0, 0, 0])
     assert m.pu_risk_01(s, np.ones(4, int), 0.3, "upu") == pytest.approx(0.7)
@@ -351,17 +364,18 @@ def test_pu_risk_01_extremes_and_errors():
     assert m.pu_risk_01(s, np.zeros(4, int), 0.3, "upu") == pytest.approx(0.3)
     with pytest.raises(ValueError, match="estimator must be one of"):
         m.pu_risk_01(s, s, 0.3, "quad")
+    assert SCENARIOS == ("single_training_set", "case_control")
     with pytest.raises(ValueError, match="scenario must be one of"):
-        m.pu_risk_01(s, s, 0.3, "nnpu", "single-training-set")
+        m.pu_risk_01(s, s, 0.3, "nnpu", "single-training-set")  # the old label-file spelling
     with pytest.raises(ValueError, match="prior must lie in"):
         m.pu_risk_01(s, s, 1.5)
     with pytest.raises(ValueError, match="no labeled positives"):
         m.pu_risk_01(np.zeros(4, int), s, 0.3)
     with pytest.raises(ValueError, match="U is empty"):
-        m.pu_risk_01(np.ones(3, int), np.ones(3, int), 0.3, "nnpu", "case_control")
+        m.pu_risk_01(np.ones(3, int), np.ones(3, int), 0.3, "nnpu", CASE_CONTROL)
 
 
-def test_evaluate_zero_one_risks():
+def test_evaluate_reports_test_pn_risk_always_and_train_pu_risk_with_its_inputs():
     y = np.array([1, 0, 1, 0, 1])
     proba = np.array([0.9, 0.8, 0.2, 0.1, 0.7])
     out = m.evaluate(y, proba)

@@ -2,7 +2,7 @@ import subprocess
 import sys
 
 
-def test_import_is_fast_and_light():
+def test_import_takes_under_a_second_and_loads_no_heavy_module():
     code = (
         "import time, sys; t = time.perf_counter(); import pu_lib, pu_lib.experiments.config, pu_lib.metrics; "
         "dt = time.perf_counter() - t; "
@@ -14,12 +14,17 @@ def test_import_is_fast_and_light():
     assert out[1].strip() == "[]"
 
 
-def test_seed_derivation_is_stable():
+def test_seed_derivation_is_the_documented_sha256_prefix_and_pinned():
+    import hashlib
+
     from pu_lib._seeding import derive_seed
 
     # pinned: the documented hash must never change silently (it would change every result)
-    assert derive_seed(1, "digits", "scar_c-c0.5", "labels", 0) == derive_seed(1, "digits", "scar_c-c0.5", "labels", 0)
-    assert derive_seed(0) == int.from_bytes(__import__("hashlib").sha256(b"0").digest()[:4], "big")
+    assert derive_seed(1, "digits", "scar_c-c0.5", "labels", 0) == 3038044954
+    # the documented recipe: sha256 of the keys' repr joined with "\x1f", first 4 bytes big-endian
+    text = "1\x1f'digits'\x1f'scar_c-c0.5'\x1f'labels'\x1f0"
+    assert int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:4], "big") == 3038044954
+    assert derive_seed(0) == int.from_bytes(hashlib.sha256(b"0").digest()[:4], "big")
     assert derive_seed(1, "a") != derive_seed(1, "b")
 
 
@@ -36,7 +41,7 @@ def test_atomic_write_leaves_nothing_on_failure(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_atomic_outputs_get_the_usual_file_mode(tmp_path):
+def test_atomic_outputs_get_the_umask_file_mode(tmp_path):
     import os
 
     from pu_lib._io import write_text_atomic

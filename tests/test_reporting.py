@@ -72,13 +72,13 @@ def test_summary_table_golden_markdown():
     assert not c.control.rejected("naive")
 
 
-def test_summary_table_naive_bold_when_not_rejected():
+def test_summary_table_bolds_naive_where_holm_does_not_reject_it():
     table, _ = summary_table(_results(), "f1", "setting")
     assert table.not_worse.loc["naive"].tolist() == [False, True]
     assert table.to_markdown().count("**") == 2 * 5  # 5 bold cells: 2 best + nnpu x 2 + naive at flip-0.5
 
 
-def test_summary_table_all_grouping_and_lower_is_better():
+def test_summary_table_all_grouping_uses_pairs_as_blocks_and_lower_is_better():
     table, comps = summary_table(_results(), "brier", "all", decimals=2)
     assert list(table.mean.columns) == ["all"]
     assert comps["all"].greater_is_better is False and len(comps["all"].blocks) == 8
@@ -131,7 +131,7 @@ def test_latex_booktabs_golden():
     assert table.to_latex() == expected
 
 
-def test_csv_and_html_from_the_same_table():
+def test_csv_and_html_carry_the_same_numbers_and_marks():
     table, _ = summary_table(_results(), "f1", "setting")
     df = pd.read_csv(__import__("io").StringIO(table.to_csv()))
     assert list(df.columns) == ["metric", "method", "column", "mean", "sd", "n", "best",
@@ -145,7 +145,7 @@ def test_csv_and_html_from_the_same_table():
     assert "Iman-Davenport p</th><td>0.0066</td>" in html
 
 
-def test_ties_in_print_are_all_best_and_missing_cells_dash():
+def test_cells_equal_in_print_are_all_best_and_missing_cells_are_dashes():
     mean = pd.DataFrame({"c": [0.8004, 0.7996, np.nan]}, index=["a", "b", "x"])
     sd = pd.DataFrame({"c": [0.1, 0.1, np.nan]}, index=mean.index)
     count = pd.DataFrame({"c": [3, 1, 0]}, index=mean.index)
@@ -156,7 +156,7 @@ def test_ties_in_print_are_all_best_and_missing_cells_dash():
     assert "| x | – |" in md
 
 
-def test_fewer_than_two_blocks_gives_a_table_without_test():
+def test_fewer_than_two_blocks_gives_a_table_with_p_n_a_and_the_reason():
     df = _results()
     df = df[df["dataset"] == "d1"]
     table, comps = summary_table(df, "f1", "setting")
@@ -166,7 +166,7 @@ def test_fewer_than_two_blocks_gives_a_table_without_test():
     assert "flip-0.25: no test (the Friedman test needs at least 2 complete blocks" in md
 
 
-def test_incomplete_block_is_dropped_and_named():
+def test_incomplete_block_is_dropped_and_named_in_the_notes():
     df = _results()
     df = df[~((df["dataset"] == "d3") & (df["method"] == "naive") & (df["setting"] == "flip-0.5"))]
     with pytest.warns(UserWarning, match="d3"):
@@ -176,7 +176,7 @@ def test_incomplete_block_is_dropped_and_named():
     assert "flip-0.5: dropping 1 incomplete block(s): 'd3' (missing: naive)" in table.to_markdown()
 
 
-def test_bad_arguments():
+def test_builders_reject_unknown_grouping_metric_style_and_format():
     with pytest.raises(ValueError, match="grouping"):
         summary_table(_results(), "f1", "dataset")
     with pytest.raises(ValueError, match="lack column"):
@@ -187,7 +187,7 @@ def test_bad_arguments():
         render_tables([], "docx")
 
 
-def test_write_table_files_atomic(tmp_path):
+def test_write_table_files_writes_every_format_and_nothing_else(tmp_path):
     tables = per_dataset_tables(_results(), "f1")
     out = {fmt: tmp_path / f"t.{fmt}" for fmt in ("md", "tex", "csv", "html")}
     write_table_files(tables, out, html_title="t")
@@ -198,7 +198,7 @@ def test_write_table_files_atomic(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv", "t.html", "t.md", "t.tex"]
 
 
-def test_write_stats_outputs(tmp_path):
+def test_write_stats_outputs_writes_json_tables_and_figures(tmp_path):
     names = ["json", "md", "tex", "csv", "html", "cd_png", "cd_pdf", "ranks_png", "ranks_pdf"]
     ext = {"cd_png": "png", "cd_pdf": "pdf", "ranks_png": "png", "ranks_pdf": "pdf"}
     for grouping in ("setting", "all"):
@@ -207,7 +207,12 @@ def test_write_stats_outputs(tmp_path):
                                   options={"alpha": 0.05, "control": "best", "cliques": "nemenyi",
                                            "decimals": 3, "scale": 1, "style": "pm"},
                                   outputs=out, provenance={"config_hash": "abc", "paper_table": "Table 3"})
-        assert "tested" in msg
+        # "all": 8 blocks, rank sums 10 / 15 / 23, chi2_F = 10.75, F_F = 75.25 / 5.25 with (2, 14) df,
+        # p = (1 + 2 F_F / 14) ** -7 = 0.0004
+        p_text = {"setting": "flip-0.25: p = 0.0066, best pu_shrf, flip-0.5: p = 0.0837, best pu_shrf",
+                  "all": "all: p = 0.0004, best pu_shrf"}[grouping]
+        assert msg == f"exp f1 {grouping}: {2 if grouping == 'setting' else 1}/" \
+                      f"{2 if grouping == 'setting' else 1} columns tested ({p_text})"
         doc = json.loads(out["json"].read_text())
         assert doc["config_hash"] == "abc" and doc["paper_table"] == "Table 3"
         assert doc["grouping"] == grouping
@@ -229,13 +234,13 @@ def test_write_stats_outputs(tmp_path):
     assert out["cd_png"].read_bytes()[:4] == b"\x89PNG"
 
 
-def test_mean_sd_table_quick_look():
+def test_mean_sd_table_joins_dataset_and_setting_into_columns():
     t = mean_sd_table(_results(), "f1")
     assert list(t.mean.columns)[:2] == ["d1 / flip-0.25", "d2 / flip-0.25"]
     assert t.count.loc["naive", "d1 / flip-0.25"] == 2
 
 
-def test_wide_table_and_layouts():
+def test_wide_table_orders_columns_and_dataset_tables_picks_the_layout():
     from pu_lib.reporting import dataset_tables, wide_table
 
     df = _results()
@@ -254,7 +259,7 @@ def test_wide_table_and_layouts():
         dataset_tables(df, "f1", "long")
 
 
-def test_perfect_agreement_is_noted():
+def test_perfect_agreement_prints_p_below_the_floor_and_is_noted():
     df = _results()
     df = df[df["method"] != "naive"]
     df = df[~((df["dataset"] == "d3") | ((df["dataset"] == "d1") & (df["setting"] == "flip-0.5")))]
@@ -266,7 +271,7 @@ def test_perfect_agreement_is_noted():
     assert "Every block ranks the methods identically in flip-0.25, flip-0.5: F_F is infinite" in md
 
 
-def test_scale_does_not_apply_to_fit_seconds():
+def test_scale_applies_to_rates_but_not_to_fit_seconds():
     from pu_lib.reporting import dataset_tables, effective_scale
 
     assert effective_scale("accuracy", 100) == 100 and effective_scale("fit_seconds", 100) == 1.0

@@ -2,7 +2,6 @@
 cross-checks with scikit-posthocs and statsmodels."""
 
 import json
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -13,6 +12,7 @@ from pu_lib.stats import (
     compare,
     compare_results,
     critical_difference,
+    format_p_value,
     friedman_test,
     holm_adjust,
     rank_matrix,
@@ -34,12 +34,12 @@ def demsar():
     return compare(DEMSAR_RANKS, greater_is_better=False, methods=DEMSAR_METHODS, control="C4.5")
 
 
-def test_demsar_average_ranks(demsar):
+def test_demsar_average_ranks_match_table_6(demsar):
     assert np.round(demsar.average_ranks.to_numpy(), 3).tolist() == [3.143, 2.000, 2.893, 1.964]
     np.testing.assert_array_equal(demsar.ranks.to_numpy(), DEMSAR_RANKS)
 
 
-def test_demsar_friedman_and_iman_davenport(demsar):
+def test_demsar_friedman_and_iman_davenport_match_the_paper(demsar):
     f = demsar.friedman
     assert round(f.chi2, 2) == 9.28
     assert round(f.f_stat, 2) == 3.69
@@ -55,14 +55,14 @@ def test_scipy_friedman_differs_by_tie_correction():
     assert round(friedman_test(DEMSAR_RANKS).chi2, 2) == 9.28
 
 
-def test_demsar_critical_differences(demsar):
+def test_demsar_critical_differences_match_table_5(demsar):
     assert round(demsar.cd_nemenyi, 3) == 1.254
     # Bonferroni-Dunn, k = 4: q_0.05 = 2.394 (Demšar Table 5b).
     assert round(demsar.cd_bonferroni_dunn, 3) == round(2.394 * np.sqrt(4 * 5 / (6 * 14)), 3)
     assert round(critical_difference(4, 14, 0.10, "nemenyi"), 3) == round(2.291 * np.sqrt(20 / 84), 3)
 
 
-def test_demsar_holm_against_c45(demsar):
+def test_demsar_holm_against_c45_rejects_two_of_three(demsar):
     ph = demsar.control
     assert ph.control == "C4.5"
     rows = ph.comparisons.set_index("method")
@@ -78,14 +78,14 @@ def test_demsar_holm_against_c45(demsar):
     assert demsar.not_worse_than_control() == ["C4.5", "C4.5+cf"]
 
 
-def test_default_control_is_best_ranked():
+def test_default_control_is_the_best_ranked_method():
     c = compare(DEMSAR_RANKS, greater_is_better=False, methods=DEMSAR_METHODS)
     assert c.best == "C4.5+m+cf" and c.control.control == "C4.5+m+cf"
     # C4.5+m+cf vs C4.5 has z = 2.416, p = 0.0157: the only rejection at 5% after Holm (0.047).
     assert [m for m in DEMSAR_METHODS if c.control.rejected(m)] == ["C4.5"]
 
 
-def test_holm_hand_checked():
+def test_holm_adjust_hand_checked_monotone_and_capped_at_1():
     adj, rej = holm_adjust([0.01, 0.04, 0.03], alpha=0.05)
     np.testing.assert_allclose(adj, [0.03, 0.06, 0.06])
     assert rej.tolist() == [True, False, False]
@@ -138,7 +138,7 @@ def test_nemenyi_matches_scikit_posthocs_raw():
             assert (diff >= c.cd_nemenyi) == (ref.iloc[i, j] <= 0.05)
 
 
-def test_ranks_ties_and_direction():
+def test_rank_matrix_averages_ties_and_follows_the_direction():
     s = np.array([[0.9, 0.9, 0.1], [0.2, 0.5, 0.5]])
     np.testing.assert_array_equal(rank_matrix(s, True), [[1.5, 1.5, 3], [3, 1.5, 1.5]])
     np.testing.assert_array_equal(rank_matrix(s, False), [[2.5, 2.5, 1], [1, 2.5, 2.5]])
@@ -146,7 +146,7 @@ def test_ranks_ties_and_direction():
         rank_matrix([[1.0, np.nan]])
 
 
-def test_all_tied():
+def test_all_tied_blocks_give_zero_statistics_p_one_and_one_clique():
     c = compare(np.ones((5, 3)), methods=["a", "b", "c"])
     assert c.friedman.chi2 == 0 and c.friedman.f_stat == 0
     assert c.friedman.chi2_pvalue == 1 and c.friedman.f_pvalue == 1
@@ -156,16 +156,19 @@ def test_all_tied():
     assert c.cliques() == [["a", "b", "c"]]
 
 
-def test_perfect_agreement_gives_infinite_f():
+def test_perfect_agreement_gives_infinite_f_and_prints_p_below_the_floor():
     scores = np.tile([3.0, 2.0, 1.0], (6, 1))
     c = compare(scores, methods=["a", "b", "c"])
     assert c.friedman.chi2 == pytest.approx(6 * 2)
     assert c.friedman.f_stat == np.inf and c.friedman.f_pvalue == 0
     d = json.loads(c.to_json())
     assert d["friedman"]["f_stat"] == "inf"
+    # chi2 = 12 with 2 df: p = exp(-6) = 0.0025; F_F = inf: p = 0 prints as "p < 0.0001"
+    assert str(c.friedman) == ("Friedman chi2_F = 12.000 (df 2, p = 0.0025); Iman-Davenport F_F = inf "
+                               "(df 2, 10, p < 0.0001); N = 6, k = 3")
 
 
-def test_edge_case_errors():
+def test_compare_rejects_too_few_methods_or_blocks_and_bad_arguments():
     with pytest.raises(ValueError, match="at least 2 methods"):
         compare(np.ones((4, 1)))
     with pytest.raises(ValueError, match="at least 2 complete blocks"):
@@ -194,6 +197,10 @@ def test_incomplete_blocks_are_dropped_with_a_named_warning():
 def test_result_objects_print_and_serialise(demsar):
     text = str(demsar)
     assert "Iman-Davenport F_F = 3.686 (df 3, 39, p = 0.0198)" in text
+    # Holm: 0.0157 * 3 = 0.0472, then max(0.0192 * 2, 0.0472) (monotone), then 0.6084 * 1
+    assert "  C4.5+m+cf vs C4.5: z = -2.415, p = 0.0157, p_holm = 0.0472 -> reject" in text.splitlines()
+    assert "  C4.5+m vs C4.5: z = -2.342, p = 0.0192, p_holm = 0.0472 -> reject" in text.splitlines()
+    assert "  C4.5+cf vs C4.5: z = -0.512, p = 0.6084, p_holm = 0.6084 -> retain" in text.splitlines()
     assert "Nemenyi 1.254" in text and "C4.5+m+cf vs C4.5" in text
     d = json.loads(demsar.to_json())
     assert d["n_blocks"] == 14 and d["best"] == "C4.5+m+cf"
@@ -202,7 +209,7 @@ def test_result_objects_print_and_serialise(demsar):
     assert d["cliques_nemenyi"] == [["C4.5+m+cf", "C4.5+m", "C4.5+cf", "C4.5"]]
 
 
-def test_score_matrix_and_compare_results():
+def test_score_matrix_averages_repetitions_and_compare_results_takes_the_direction_from_metrics():
     rows = []
     for ds, base in [("d1", 0.9), ("d2", 0.7), ("d3", 0.5)]:
         for method, off in [("good", 0.0), ("bad", -0.2)]:
@@ -222,10 +229,25 @@ def test_score_matrix_and_compare_results():
         score_matrix(df, "mcc")
 
 
-def test_cliques():
+def test_cliques_from_cd_are_maximal_runs_within_the_cd():
     from pu_lib.stats import cliques_from_cd
 
     r = [1.0, 1.5, 2.6, 3.0, 4.9]
     assert cliques_from_cd(r, list("abcde"), 1.2) == [["a", "b"], ["b", "c"], ["c", "d"]]
     assert cliques_from_cd(r, list("abcde"), 1.6) == [["a", "b"], ["b", "c", "d"]]
     assert cliques_from_cd(r, list("abcde"), 0.1) == []
+
+
+def test_format_p_value_has_one_style_for_text_tables_and_figures():
+    assert format_p_value(0.019765) == "0.0198"
+    assert format_p_value(0.5) == "0.5000"
+    assert format_p_value(1e-4) == "0.0001"
+    assert format_p_value(0.99999) == "1.0000"
+    assert format_p_value(9.99e-5) == "< 0.0001"
+    assert format_p_value(0.0) == "< 0.0001"
+    assert format_p_value(None) == "n/a"
+    assert format_p_value(float("nan")) == "n/a"
+    assert format_p_value(np.float64(0.0198)) == "0.0198"
+    assert format_p_value(0.019765, "p") == "p = 0.0198"
+    assert format_p_value(3e-7, "p_holm") == "p_holm < 0.0001"
+    assert format_p_value(None, "p") == "p = n/a"

@@ -9,6 +9,7 @@ Class sizes are forced exactly by passing ``weights[k] = (count_k + 0.5) / n``
 
 The returned pool holds every example with its TRUE class in ``target``; the
 paper's PU recipe (which positives are labeled) is in ``meta["recipe_s"]``.
+"round" is round half up (:func:`pu_lib._rounding.round_half_up`).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .._rounding import largest_remainder, round_half_up
 from .._seeding import check_random_state, derive_seed
 
 __all__ = ["make_pulsnar_scar", "make_pulsnar_snar", "snar_unlabeled_counts"]
@@ -39,17 +41,11 @@ def _check_random_state(random_state) -> int:
 def snar_unlabeled_counts(n_positive: int, n_subclasses: int = 5) -> list[int]:
     """Split ``n_positive`` unlabeled positives over subclasses with shares
     ``2**(i-1) / (2**n_subclasses - 1)`` (PULSNAR: 1/31, 2/31, 4/31, 8/31, 16/31),
-    by largest remainders (ties: lower subclass first), so the counts sum exactly
-    to ``n_positive``. For 1200 (20% of 6000): ``[39, 77, 155, 310, 619]``.
+    by largest remainders (:func:`pu_lib._rounding.largest_remainder`, ties: lower
+    subclass first), so the counts sum exactly to ``n_positive``. For 1200 (20% of
+    6000): ``[39, 77, 155, 310, 619]``.
     """
-    denom = 2**n_subclasses - 1
-    exact = np.array([n_positive * 2**i / denom for i in range(n_subclasses)])
-    base = np.floor(exact).astype(int)
-    rest = n_positive - int(base.sum())
-    order = sorted(range(n_subclasses), key=lambda i: (-(exact[i] - base[i]), i))
-    for i in order[:rest]:
-        base[i] += 1
-    return base.tolist()
+    return largest_remainder(n_positive, 2.0 ** np.arange(n_subclasses), ties="low").tolist()
 
 
 def _generate(counts: list[int], n_features: int, class_sep: float, random_state: int, n_informative: int):
@@ -86,6 +82,30 @@ def _recipe(y: np.ndarray, per_class: dict[int, int], seed: int) -> np.ndarray:
     return s
 
 
+def _pool(name: str, counts: list[int], per_class: dict[int, int], groups: bool, n_features: int,
+          class_sep: float, random_state: int, n_informative: int):
+    """The :class:`Dataset` of one generator: ``counts`` rows per class, the recipe's
+    ``per_class`` labeled rows (seed ``derive_seed(name, random_state)``), ``groups`` =
+    the class when ``groups`` is true."""
+    from . import Dataset
+
+    X, y = _generate(counts, n_features, class_sep, random_state, n_informative)
+    s = _recipe(y, per_class, derive_seed(name, random_state))
+    return Dataset(
+        name=name,
+        X=X,
+        target=y,
+        feature_names=[f"x{i}" for i in range(n_features)],
+        groups=y.copy() if groups else None,
+        meta=pd.DataFrame({"recipe_s": s}),
+    )
+
+
+def _n_unlabeled_positives(frac: float, n_unlabeled: int) -> int:
+    """``round(frac * n_unlabeled)``, round half up (:func:`pu_lib._rounding.round_half_up`)."""
+    return round_half_up(_check_frac(frac) * n_unlabeled)
+
+
 def make_pulsnar_scar(
     frac: float = 0.2,
     n_labeled: int = 2000,
@@ -106,22 +126,10 @@ def make_pulsnar_scar(
     set, of which a fraction ``frac`` is positive. Deterministic in
     ``random_state`` (the paper uses seeds 0-39). Returns a :class:`Dataset`.
     """
-    from . import Dataset
-
-    frac = _check_frac(frac)
+    n_pos_u = _n_unlabeled_positives(frac, n_unlabeled)
     random_state = _check_random_state(random_state)
-    n_pos_u = int(round(frac * n_unlabeled))
     counts = [n_unlabeled - n_pos_u, n_labeled + n_pos_u]
-    X, y = _generate(counts, n_features, class_sep, random_state, n_informative)
-    s = _recipe(y, {1: n_labeled}, derive_seed("pulsnar_scar", random_state))
-    return Dataset(
-        name="pulsnar_scar",
-        X=X,
-        target=y,
-        feature_names=[f"x{i}" for i in range(n_features)],
-        groups=None,
-        meta=pd.DataFrame({"recipe_s": s}),
-    )
+    return _pool("pulsnar_scar", counts, {1: n_labeled}, False, n_features, class_sep, random_state, n_informative)
 
 
 def make_pulsnar_snar(
@@ -147,20 +155,9 @@ def make_pulsnar_snar(
     rows of every subclass (seed ``derive_seed("pulsnar_snar", random_state)``).
     Deterministic in ``random_state``. Returns a :class:`Dataset`.
     """
-    from . import Dataset
-
-    frac = _check_frac(frac)
+    n_pos_u = _n_unlabeled_positives(frac, n_unlabeled)
     random_state = _check_random_state(random_state)
-    n_pos_u = int(round(frac * n_unlabeled))
     shares = snar_unlabeled_counts(n_pos_u, n_subclasses)
     counts = [n_unlabeled - n_pos_u] + [n_labeled_per_subclass + k for k in shares]
-    X, y = _generate(counts, n_features, class_sep, random_state, n_informative)
-    s = _recipe(y, {c: n_labeled_per_subclass for c in range(1, n_subclasses + 1)}, derive_seed("pulsnar_snar", random_state))
-    return Dataset(
-        name="pulsnar_snar",
-        X=X,
-        target=y,
-        feature_names=[f"x{i}" for i in range(n_features)],
-        groups=y.copy(),
-        meta=pd.DataFrame({"recipe_s": s}),
-    )
+    per_class = {c: n_labeled_per_subclass for c in range(1, n_subclasses + 1)}
+    return _pool("pulsnar_snar", counts, per_class, True, n_features, class_sep, random_state, n_informative)
