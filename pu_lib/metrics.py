@@ -60,14 +60,15 @@ METRICS: dict[str, dict] = {
     "brier": {"greater_is_better": False, "label": "Brier score"},
     "mcc": {"greater_is_better": True, "label": "MCC"},
     "lee_liu": {"greater_is_better": True, "label": "Lee & Liu r^2/Pr(y_hat=1)"},
-    "prior_abs_error": {"greater_is_better": False, "label": "|alpha_hat - alpha|", "prior": True},
+    "prior_abs_error": {"greater_is_better": False, "label": "|prior_hat - prior| (class prior of the sample)",
+                        "prior": True},
     "train_pu_risk_01": {"greater_is_better": False, "label": "Training PU risk (0-1 loss)"},
     "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
     # not computed by evaluate(): a column of every result row (PU ET paper, Table 10)
     "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True, "prior": True},
-    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiments.runner.prior_row)
+    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiments.prior_eval.prior_row)
     "alpha_u_abs_error": {"greater_is_better": False, "result_column": True, "prior": True,
-                          "label": "|alpha_hat - alpha| (alpha: positive fraction of the unlabeled)"},
+                          "label": "|alpha_u_hat - alpha_u| (alpha_u: positive fraction of the unlabeled)"},
     "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True, "prior": True},
     "ms_per_example": {"greater_is_better": False, "label": "Time per example (ms)", "result_column": True,
                        "prior": True},

@@ -173,3 +173,41 @@ def check_params(name: str, params: dict | None = None) -> None:
     validate = getattr(est, "_validate_params", None)
     if validate is not None and getattr(type(est), "_parameter_constraints", None):
         validate()
+
+
+def markdown() -> str:
+    """``docs/methods.md``: every registered method with its class, source, parameters,
+    defaults and allowed values (written by ``python -m pu_lib.registry docs/methods.md``;
+    a test checks the file is current)."""
+    lines = [
+        "# Registered methods",
+        "",
+        "Generated from `pu_lib.registry` by `python -m pu_lib.registry docs/methods.md`; do not edit by hand.",
+        "A config names a method under `methods: {<name>: {method: <registry name>, params: {...}}}`;",
+        "class-prior estimators (kind `prior`) are also accepted as a classifier's `prior=` by name.",
+        "",
+        "| name | kind | class | what | source |",
+        "|---|---|---|---|---|",
+    ]
+    for name, m in METHODS.items():
+        lines.append(f"| `{name}` | {m.kind} | `{m.target.replace(':', '.')}` | {m.summary} | {m.paper} |")
+    for name, m in METHODS.items():
+        lines += ["", f"## `{name}`", "", f"`{m.target.replace(':', '.')}` ({m.kind}). {m.summary}; {m.paper}.", ""]
+        if m.takes_base:
+            lines += ["Takes a base classifier: `base:` in a config (`pu_lib.base_estimators.BASE_ESTIMATORS`).", ""]
+        lines += ["| parameter | default | allowed values |", "|---|---|---|"]
+        for p, info in parameter_schema(name).items():
+            allowed = "; ".join(info["constraints"]).replace("|", "\\|") or "(not declared)"
+            default = repr(info["default"]).replace("|", "\\|")
+            lines.append(f"| `{p}` | `{default}` | {allowed} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - a command-line helper, tested through markdown()
+    import sys
+
+    from pu_lib._io import write_text_atomic
+
+    if len(sys.argv) != 2:
+        raise SystemExit("usage: python -m pu_lib.registry OUT.md")
+    write_text_atomic(markdown(), sys.argv[1])

@@ -21,8 +21,9 @@ def test_default_config_validates_and_fills_defaults(base_config, schema_path):
     assert exp["split"]["evaluate_on"] == "test"
     grid = Grid(cfg)
     cells = list(grid.cells())
-    # 2 datasets x 3 settings x 2 methods + 2 x (1 x 1 x 2) + prior experiments 2 x 3 + 2 x 3
-    assert len(cells) == 12 + 2 + 2 + 6 + 6
+    # 2 datasets x 3 settings x 3 methods + 2 x (1 x 1 x 3) + prior experiments 2 x 3 + 2 x 3
+    assert len(cells) == 18 + 3 + 3 + 6 + 6
+    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1  # our flagship in every classifier experiment
     assert grid.is_prior_experiment("quick_prior_snar") and not grid.is_prior_experiment("quick_uci")
     assert grid.file_datasets() == ["breast_cancer", "digits"]
 
@@ -45,7 +46,7 @@ def _err(cfg, schema_path):
         (lambda c: c["experiments"]["quick_uci"]["datasets"].append("no_such_set"),
          "experiments.quick_uci.datasets[2]: unknown dataset 'no_such_set'"),
         (lambda c: c["experiments"]["quick_uci"]["methods"].append("svm_magic"),
-         "experiments.quick_uci.methods[2]: unknown method 'svm_magic'"),
+         "experiments.quick_uci.methods[3]: unknown method 'svm_magic'"),
         (lambda c: c["methods"]["naive_lr"].update(method="nope"),
          "methods.naive_lr.method: 'nope' is not one of"),
         (lambda c: c["methods"]["naive_lr"].update(base="svm9000"),

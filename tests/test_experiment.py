@@ -26,7 +26,7 @@ from pu_lib.experiments.runner import (
 from pu_lib.labeling import make_label_set
 
 from conftest import SHARED_DATASETS as MIRROR
-needs_mirror = pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason=f"no data mirror at {MIRROR}")
+from conftest import needs_mirror
 
 
 # --------------------------------------------------------------------------- estimators

@@ -23,6 +23,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pu_lib.metrics import METRICS
+
 __all__ = ["ESTIMATE_COLUMNS", "estimate_summary", "estimate_figure", "estimate_markdown", "write_estimate_outputs"]
 
 #: columns of result rows that an estimate figure may put on an axis
@@ -32,19 +34,16 @@ ESTIMATE_COLUMNS = (
 )
 _PANELS = ("dataset", "dataset_name", "setting", "mechanism", "positive", "experiment")
 
+#: axis labels: the metric columns' labels come from :data:`pu_lib.metrics.METRICS`
 _LABELS = {
-    "alpha_u_true": "true alpha (positives among unlabeled)",
-    "alpha_u_hat": "estimated alpha",
-    "prior_true": "true class prior",
+    "alpha_u_true": "true alpha_u (positives among the unlabeled)",
+    "alpha_u_hat": "estimated alpha_u",
+    "prior_true": "true class prior of the sample",
     "prior_hat": "estimated class prior",
     "c_true": "true label frequency c",
     "c_hat": "estimated label frequency",
-    "alpha_u_abs_error": "|alpha_u_hat - alpha_u|",
-    "prior_abs_error": "|prior_hat - prior|",
-    "c_abs_error": "|c_hat - c|",
-    "fit_seconds": "fit time (s)",
-    "ms_per_example": "time per example (ms)",
     "n_clusters": "number of clusters",
+    **{k: v["label"] for k, v in METRICS.items() if k in ESTIMATE_COLUMNS},
 }
 
 

@@ -215,10 +215,11 @@ def test_bad_config_fails_before_any_job(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
-MIRROR = REPO.parent / "shared" / "datasets"
+from conftest import SHARED_DATASETS as MIRROR  # noqa: E402
+from conftest import needs_mirror  # noqa: E402
 
 
-@pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason="needs the dataset mirror beside the repository")
+@needs_mirror
 def test_mirror_dataset_runs_offline(tmp_path):
     cfg = {
         "seed": 3,
@@ -263,7 +264,7 @@ def test_optional_dataset_skipped_offline_with_one_warning(tmp_path):
     assert "covtype_binary" not in out.replace(line, "")  # no job for it
 
 
-@pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason="needs the dataset mirror beside the repository")
+@needs_mirror
 def test_named_targets_and_importance_maps(tmp_path):
     """A paper-style config: PU ET methods with the true prior, a named target per table,
     the importance-maps rule, and an optional download-only dataset skipped offline."""
@@ -325,7 +326,7 @@ def test_named_targets_and_importance_maps(tmp_path):
     assert npz["0_pu_raw"].shape == (784,)
 
 
-@pytest.mark.skipif(not (MIRROR / "manifest.csv").exists(), reason="needs the dataset mirror beside the repository")
+@needs_mirror
 def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_path):
     """Class-prior experiments (PULSNAR Figure 3 / thesis Figure 3.1 style) run as named
     targets and write the estimate figures and tables; a classifier estimates its prior with

@@ -1,0 +1,63 @@
+"""pu_lib.registry: the one place a method is registered, and what comes from it."""
+
+from __future__ import annotations
+
+import pytest
+
+from pu_lib import registry
+
+
+def test_every_entry_imports_and_has_the_kinds_interface():
+    for name in registry.names():
+        cls = registry.method_class(name)
+        est = registry.make_estimator(name)
+        assert hasattr(est, "fit") and hasattr(est, "get_params"), name
+        if registry.METHODS[name].kind == "classifier":
+            assert hasattr(cls, "predict") and hasattr(cls, "predict_proba"), name
+        else:
+            assert not hasattr(cls, "predict"), name
+        assert registry.METHODS[name].takes_base == ("estimator" in est.get_params(deep=False)), name
+
+
+def test_names_by_kind_partition_the_registry():
+    assert set(registry.names("classifier")) | set(registry.names("prior")) == set(registry.names())
+    assert not set(registry.names("classifier")) & set(registry.names("prior"))
+    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior"]
+    with pytest.raises(ValueError, match="kind must be one of"):
+        registry.names("regressor")
+
+
+def test_unknown_names_and_parameters_are_named_in_the_error():
+    with pytest.raises(ValueError, match=r"unknown method 'nope'; known: \['naive'"):
+        registry.get("nope")
+    with pytest.raises(ValueError, match="unknown prior method 'naive'"):
+        registry.get("naive", kind="prior")
+    with pytest.raises(ValueError, match=r"params\.bogus: not a parameter of PUExtraTreesClassifier"):
+        registry.make_estimator("pu_extra_trees", {"bogus": 1})
+
+
+def test_make_estimator_sets_seed_and_jobs_only_where_taken():
+    est = registry.make_estimator("pu_extra_trees", {"n_estimators": 3}, random_state=7, n_jobs=2)
+    assert (est.n_estimators, est.random_state, est.n_jobs) == (3, 7, 2)
+    naive = registry.make_estimator("naive", random_state=7, n_jobs=2)
+    assert naive.random_state == 7 and "n_jobs" not in naive.get_params()
+
+
+def test_the_config_schema_allows_exactly_the_registered_names(schema_path):
+    from pu_lib.experiments.config import _load_schema, with_registry_names
+
+    schema = with_registry_names(_load_schema(schema_path))
+    enum = schema["properties"]["methods"]["additionalProperties"]["properties"]["method"]["enum"]
+    assert enum == registry.names()
+
+
+def test_parameter_schema_lists_defaults_and_constraints():
+    schema = registry.parameter_schema("pu_extra_trees")
+    assert schema["n_estimators"]["default"] == 100
+    assert schema["risk"]["default"] == "nnpu"
+    assert any("nnpu" in c for c in schema["risk"]["constraints"])
+
+
+def test_docs_methods_page_is_current(repo):
+    page = (repo / "docs" / "methods.md").read_text(encoding="utf-8")
+    assert page == registry.markdown(), "regenerate: python -m pu_lib.registry docs/methods.md"
