@@ -1,4 +1,4 @@
-"""The package's import layers (README, "Layout"): what may import what.
+"""The package's import layers (docs/developers.md, "Layout and layers"): what may import what.
 
 Read from the source with ``ast`` (every ``import`` statement, also those inside
 functions), so a lazy import cannot hide a layer violation.
@@ -69,7 +69,7 @@ def test_every_part_of_the_package_belongs_to_a_layer():
     parts = {p.stem if p.is_file() else p.name for p in PKG.iterdir()
              if (p.suffix == ".py" and p.stem != "__init__") or (p.is_dir() and (p / "__init__.py").exists())}
     unassigned = sorted(p for p in parts if _layer(p) is None)
-    assert unassigned == [], f"assign these to a layer in tests/test_layers.py and the README: {unassigned}"
+    assert unassigned == [], f"assign these to a layer in tests/test_layers.py and docs/developers.md: {unassigned}"
 
 
 @pytest.mark.parametrize("module,path", list(_modules()), ids=lambda v: v if isinstance(v, str) else "")
