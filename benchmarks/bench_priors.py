@@ -59,8 +59,8 @@ def main(argv=None) -> None:
 
     from pu_lib.datasets.synthetic import make_pulsnar_snar
     from pu_lib.prior import PULSCAR, PULSNAR, TIcE
+    from pu_lib.prior._beta_density import beta_kernel_density
     from pu_lib.prior._tice_reference import tice_reference
-    from pu_lib.prior.pulsnar import beta_kernel_density
     from pu_lib.prior.tice import bin_features, make_folds
 
     # warm up numba (compilation is cached on disk after the first ever run)

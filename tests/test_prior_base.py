@@ -1,18 +1,23 @@
 """pu_lib.prior.base: conversions between alpha, prior and c (Bekker thesis eqs. 2.5-2.7),
-the common estimator interface, and prior estimators plugged into classifiers."""
+the common estimator interface, prior estimators plugged into classifiers by registry
+name or instance, and the Elkan-Noto prior estimator (sample weights, pickling)."""
+
+import pickle
 
 import numpy as np
 import pytest
 
+from pu_lib import registry
 from pu_lib.labeling import label_frequency_from_prior, prior_from_label_frequency
 from pu_lib.prior import (
-    PRIOR_ESTIMATORS,
+    PULSCAR,
+    PULSNAR,
     BasePriorEstimator,
     ElkanNotoPrior,
+    TIcE,
     alpha_from_c,
     alpha_from_prior,
     c_from_alpha,
-    make_prior_estimator,
     population_prior,
     prior_from_alpha,
     resolve_prior,
@@ -42,7 +47,7 @@ def _pu(n=1000, n_lab=200, n_pos_u=240):
 
 
 # ----------------------------------------------------------------- conversions
-def test_conversions_on_counts():
+def test_conversions_on_hand_computed_counts():
     # 1000 rows, 200 labeled, 240 of the 800 unlabeled positive: alpha = 0.3,
     # prior = 440/1000, c = 200/440.
     lf = 0.2
@@ -60,8 +65,8 @@ def test_case_control_eqs_2_6_and_2_7(alpha, lf):
     assert c_from_alpha(alpha, lf) == pytest.approx(c)
     assert alpha_from_c(c, lf) == pytest.approx(alpha, abs=1e-12)
     if 0 < alpha < 1:  # the labeling module's case-control conversion agrees
-        assert label_frequency_from_prior(alpha, lf, "case-control") == pytest.approx(c)
-        assert prior_from_label_frequency(c, lf, "case-control") == pytest.approx(alpha)
+        assert label_frequency_from_prior(alpha, lf, "case_control") == pytest.approx(c)
+        assert prior_from_label_frequency(c, lf, "case_control") == pytest.approx(alpha)
 
 
 @pytest.mark.parametrize("prior,lf", [(0.5, 0.1), (0.35, 0.3), (0.9, 0.45)])
@@ -69,11 +74,11 @@ def test_single_training_set_eq_2_5(prior, lf):
     # eq. 2.5: c = Pr(s=1) / prior, prior = whole-sample prior
     alpha = alpha_from_prior(prior, lf)
     assert c_from_alpha(alpha, lf) == pytest.approx(lf / prior)
-    assert label_frequency_from_prior(prior, lf, "single-training-set") == pytest.approx(lf / prior)
+    assert label_frequency_from_prior(prior, lf, "single_training_set") == pytest.approx(lf / prior)
     assert prior_from_alpha(alpha, lf) == pytest.approx(prior)
 
 
-def test_conversion_errors():
+def test_conversions_reject_values_outside_their_range():
     with pytest.raises(ValueError, match="labeled_fraction"):
         prior_from_alpha(0.3, 0.0)
     with pytest.raises(ValueError, match="alpha"):
@@ -116,7 +121,7 @@ def test_base_clips_infeasible_estimates_and_keeps_raw():
         _Fixed("alpha", float("nan")).fit(X, s)
 
 
-def test_base_validates_input():
+def test_base_rejects_pu_data_without_both_label_kinds_nan_or_wrong_length():
     X, s, _ = _pu()
     with pytest.raises(ValueError, match="no labeled positives"):
         _Fixed().fit(X, np.zeros_like(s))
@@ -131,15 +136,22 @@ def test_base_validates_input():
 
 
 # ----------------------------------------------------------------- registry / resolve
-def test_registry_names_resolve_to_estimators():
-    for name in PRIOR_ESTIMATORS:
-        est = make_prior_estimator(name, random_state=3)
-        assert isinstance(est, BasePriorEstimator)
-        if "random_state" in est.get_params():
-            assert est.get_params()["random_state"] == 3
-    assert make_prior_estimator("elkan_noto_e3").c_estimator == "e3"
-    with pytest.raises(ValueError, match="unknown prior estimator 'nope'"):
-        make_prior_estimator("nope")
+def test_prior_names_are_the_registry_prior_entries_and_get_the_callers_seed():
+    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior"]
+    classes = {"tice": TIcE, "pulscar": PULSCAR, "pulsnar": PULSNAR, "elkan_noto_prior": ElkanNotoPrior}
+    for name in registry.names("prior"):
+        est = registry.make_estimator(name, kind="prior", random_state=3)
+        assert type(est) is classes[name] and est.random_state == 3
+    X, s, _ = _pu()
+    X = X + np.random.default_rng(0).normal(size=X.shape)
+    _, fitted = resolve_prior("elkan_noto_prior", X, s, random_state=7)
+    assert isinstance(fitted, ElkanNotoPrior) and fitted.random_state == 7
+    # the former aliases are gone: an ElkanNotoPrior instance chooses e1 / e2 / e3
+    for old in ("elkan_noto", "elkan_noto_e1", "elkan_noto_e3", "nope"):
+        with pytest.raises(ValueError, match=f"unknown prior method {old!r}"):
+            resolve_prior(old, X, s)
+    p, fitted = resolve_prior(ElkanNotoPrior(c_estimator="e3"), X, s, random_state=7)
+    assert fitted.c_estimator == "e3" and fitted.raw_estimate_ == fitted.c_estimates_["e3"]
 
 
 def test_resolve_prior_number_name_instance():
@@ -170,7 +182,8 @@ def test_elkan_noto_prior_matches_the_classifier():
         clf = ElkanNotoClassifier(c_estimator=e, random_state=4).fit(d.X, s)
         assert pr.raw_estimate_ == pytest.approx(clf.c_estimates_[e])
         assert pr.c_estimates_ == pytest.approx(clf.c_estimates_)
-        assert 0 <= pr.alpha_ <= 1
+        lf = s.mean()
+        assert pr.alpha_ == pytest.approx(alpha_from_c(min(1.0, max(lf, pr.raw_estimate_)), lf))
 
 
 def test_elkan_noto_e1_recovers_c_on_separable_data():
@@ -187,7 +200,7 @@ def test_elkan_noto_e1_recovers_c_on_separable_data():
 
 
 # ----------------------------------------------------------------- classifiers take any prior
-@pytest.mark.parametrize("prior", ["elkan_noto", "tice", "pulscar"])
+@pytest.mark.parametrize("prior", ["elkan_noto_prior", "tice", "pulscar"])
 def test_pu_trees_accept_prior_estimator_names(prior):
     from pu_lib.trees import PUDecisionTreeClassifier
 
@@ -204,7 +217,7 @@ def test_pu_trees_accept_prior_estimator_names(prior):
     assert again.prior_ == clf.prior_  # seeded from the classifier's random_state
 
 
-def test_pu_trees_accept_an_estimator_instance_case_control():
+def test_pu_trees_take_an_estimator_instance_and_its_scenario_prior():
     from pu_lib.trees import PUExtraTreesClassifier
 
     rng = np.random.default_rng(1)
@@ -216,3 +229,92 @@ def test_pu_trees_accept_an_estimator_instance_case_control():
     clf = PUExtraTreesClassifier(prior=inst, n_estimators=3, random_state=0).fit(X, s)
     assert clf.prior_ == pytest.approx(0.44)
     assert PUExtraTreesClassifier(prior=0.44, n_estimators=3, random_state=0).fit(X, s).prior_estimator_ is None
+
+
+# ----------------------------------------------------------------- Elkan-Noto prior: weights, pickle
+def _en_data(n=800, seed=0):
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+    X = rng.normal(size=(n, 3))
+    X[:, 0] += 2.0 * y
+    s = y * (rng.random(n) < 0.5)
+    return X, s
+
+
+def test_elkan_noto_prior_integer_weights_equal_duplicated_rows():
+    X, s = _en_data()
+    w = np.random.default_rng(1).integers(0, 4, size=s.shape[0])
+    weighted = ElkanNotoPrior(random_state=2).fit(X, s, sample_weight=w)
+    repeated = ElkanNotoPrior(random_state=2).fit(np.repeat(X, w, axis=0), np.repeat(s, w))
+    # the base logistic regression with weights vs duplicated rows agrees to ~1e-6
+    np.testing.assert_allclose(weighted.raw_estimate_, repeated.raw_estimate_, rtol=1e-5)
+    np.testing.assert_allclose([weighted.alpha_, weighted.prior_, weighted.c_],
+                               [repeated.alpha_, repeated.prior_, repeated.c_], rtol=1e-5)
+    assert weighted.labeled_fraction_ == repeated.labeled_fraction_
+    assert (weighted.n_labeled_, weighted.n_unlabeled_) == (repeated.n_labeled_, repeated.n_unlabeled_)
+
+
+def test_elkan_noto_prior_zero_weights_equal_removed_rows():
+    X, s = _en_data(seed=3)
+    w = np.ones(s.shape[0])
+    w[::5] = 0
+    weighted = ElkanNotoPrior(random_state=4).fit(X, s, sample_weight=w)
+    removed = ElkanNotoPrior(random_state=4).fit(X[w > 0], s[w > 0])
+    assert weighted.c_estimates_ == removed.c_estimates_
+    assert (weighted.alpha_, weighted.prior_, weighted.c_) == (removed.alpha_, removed.prior_, removed.c_)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: TIcE(random_state=0),
+    lambda: PULSCAR(max_depth=2, n_folds=3, xgb_params={"n_estimators": 20}, random_state=0),
+    lambda: PULSNAR(max_depth=2, n_folds=3, max_clusters=3, xgb_params={"n_estimators": 20}, random_state=0),
+    lambda: ElkanNotoPrior(random_state=0),
+], ids=["TIcE", "PULSCAR", "PULSNAR", "ElkanNotoPrior"])
+def test_prior_estimator_pickle_round_trip_keeps_estimate_and_refits_identically(make):
+    X, s = _en_data(n=600, seed=5)
+    est = make().fit(X, s)
+    loaded = pickle.loads(pickle.dumps(est))
+    assert (loaded.alpha_, loaded.prior_, loaded.c_) == (est.alpha_, est.prior_, est.c_)
+    assert loaded.fit(X, s).alpha_ == est.alpha_  # a seeded refit of the loaded object agrees
+
+
+@pytest.mark.parametrize("make", [
+    lambda: TIcE(random_state=0),
+    lambda: PULSCAR(max_depth=2, n_folds=3, xgb_params={"n_estimators": 20}, random_state=0),
+    lambda: ElkanNotoPrior(random_state=0),
+], ids=["TIcE", "PULSCAR", "ElkanNotoPrior"])
+def test_prior_estimators_take_any_numeric_dtype_lists_and_a_single_feature(make):
+    # (scikit-learn's dtype and one-feature checks use labels {1, 2}: exempted there)
+    X, s = _en_data(n=400, seed=6)
+    X32 = X.astype(np.float32)
+    assert make().fit(X32, s).alpha_ == make().fit(X32.astype(np.float64), s).alpha_
+    Xi = np.round(3 * X)
+    assert make().fit(Xi.astype(np.int32), s).alpha_ == make().fit(Xi, s).alpha_
+    assert make().fit(X.tolist(), s.tolist()).alpha_ == make().fit(X, s).alpha_
+    one = make().fit(X[:, :1], s)
+    assert one.n_features_in_ == 1 and np.isfinite(one.raw_estimate_)
+
+
+def test_prior_estimators_record_dataframe_feature_names():
+    pd = pytest.importorskip("pandas")
+    X, s = _en_data(n=300, seed=7)
+    df = pd.DataFrame(X, columns=["a", "b", "c"])
+    est = TIcE(random_state=0).fit(df, s)
+    assert est.feature_names_in_.tolist() == ["a", "b", "c"]
+    assert est.alpha_ == TIcE(random_state=0).fit(X, s).alpha_
+
+
+def test_prior_fit_errors_follow_scikit_learn_wording():
+    X, s = _en_data(n=100, seed=8)
+    with pytest.raises(ValueError, match="requires y to be passed"):
+        TIcE().fit(X, None)
+    with pytest.raises(ValueError, match="Only binary classification is supported"):
+        TIcE().fit(X, np.arange(100) % 3)
+    with pytest.raises(ValueError, match="Unknown label type"):
+        TIcE().fit(X, np.linspace(0, 1, 100))
+    with pytest.raises(ValueError, match="one class only"):
+        TIcE().fit(X, np.ones(100))
+    with pytest.raises(ValueError, match="1 sample"):
+        TIcE().fit(X[:1], s[:1])
+    with pytest.warns(Warning, match="column-vector y"):
+        TIcE(random_state=0).fit(X, s[:, None])

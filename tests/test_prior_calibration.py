@@ -1,6 +1,6 @@
-"""Tests of pu_lib.prior.calibration: Algorithm 4 (label flipping, calibration), eq. 6
-(PULSNAR combination) and Algorithm 5 (classification improvement) of Kumar & Lambert
-(PeerJ CS 2024)."""
+"""Tests of pu_lib.prior.calibration (Algorithm 4: label flipping, calibration; eq. 6:
+PULSNAR combination) and pu_lib.prior.classification (Algorithm 5: classification
+improvement) of Kumar & Lambert (PeerJ CS 2024)."""
 
 from __future__ import annotations
 
@@ -9,22 +9,23 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from pu_lib.prior import calibration as C
 from pu_lib.prior.calibration import (
-    CLASSIFICATION_METRICS,
     ProbabilityCalibrator,
-    baseline_classification,
     calibrate_probabilities,
     calibrate_pulscar,
     calibrate_pulsnar,
     calibration_curve_data,
-    classification_metrics,
     combine_cluster_probabilities,
     flip_labels,
     flip_targets_per_bin,
-    improve_classification,
 )
-
+from pu_lib.prior.classification import (
+    CLASSIFICATION_METRICS,
+    baseline_classification,
+    classification_metrics,
+    improve_classification,
+    relabel_top_unlabeled,
+)
 
 
 def _flips_per_bin(probs, s, su, n_bins):
@@ -133,7 +134,7 @@ def test_flip_totals_property(seed):
     assert flip_labels(probs, s, alpha, n_bins=n_bins, random_state=seed).sum() == n_target
 
 
-def test_flip_determinism_and_seed_types():
+def test_flip_labels_depend_only_on_the_seed():
     _, _, s, p = _scar_data(n=600)
     a = flip_labels(p, s, 0.3, random_state=7)
     np.testing.assert_array_equal(a, flip_labels(p, s, 0.3, random_state=7))
@@ -170,7 +171,6 @@ def test_isotonic_preserves_sum(data):
         assert res.probs.shape == (n_u,)
         np.testing.assert_array_equal(res.rows, np.flatnonzero(s == 0))
         assert res.probs.sum() == pytest.approx(res.n_flips, rel=1e-9)
-    assert res.probs.min() >= 0 and res.probs.max() <= 1
     # the calibration map is increasing in the probability
     order = np.argsort(p[res.rows], kind="stable")
     assert np.all(np.diff(res.probs[order]) >= -1e-12)
@@ -213,11 +213,20 @@ def test_calibration_improves_brier_on_scar_data(method):
     assert ece(res.probs, y) < 0.05
 
 
-def test_calibration_determinism():
+def test_calibration_is_isotonic_regression_on_the_seeded_flips():
+    from sklearn.isotonic import IsotonicRegression
+
     _, y, s, p = _scar_data(n=800, seed=4)
     a = calibrate_probabilities(p, s, 0.3, data="PU", random_state=11)
-    b = calibrate_probabilities(p, s, 0.3, data="PU", random_state=11)
-    np.testing.assert_array_equal(a.probs, b.probs)
+    # the seed fixes the flipped rows; the rest is a deterministic isotonic fit on them
+    su = flip_labels(p, s, 0.3, random_state=11)
+    labels = s.copy()
+    labels[s == 0] = su
+    np.testing.assert_array_equal(a.labels, labels)
+    iso = IsotonicRegression(y_min=0.0, y_max=1.0, out_of_bounds="clip").fit(p, labels.astype(float))
+    np.testing.assert_allclose(a.probs, iso.predict(p), rtol=0, atol=1e-12)
+    b = calibrate_probabilities(p, s, 0.3, data="PU", random_state=12)
+    assert not np.array_equal(a.labels, b.labels)
 
 
 def test_probability_calibrator_edge_cases():
@@ -237,7 +246,7 @@ def test_probability_calibrator_edge_cases():
         ProbabilityCalibrator("platt")
 
 
-def test_calibrate_probabilities_validation():
+def test_calibrate_probabilities_rejects_invalid_arguments_naming_them():
     probs, s = _pu([0.95, 0.85, 0.76, 0.55])
     ok = dict(probs=probs, s=s, alpha=0.5)
     for bad, match in [
@@ -342,7 +351,6 @@ def test_calibrate_pulsnar_sum_property(data, method):
     assert res.target == sum(int(np.floor(a * n_u + 0.5)) for a in est.cluster_alphas_)
     assert abs(res.target - est.alpha_ * n_u) <= 3 / 2
     assert res.unlabeled_probs.sum() == pytest.approx(res.target, rel=1e-9)
-    assert res.unlabeled_probs.max() <= 1.0 and res.unlabeled_probs.min() >= 0.0
     # eq. 6 before rescaling: 1 - prod(1 - p_j), sums to at most the target
     np.testing.assert_allclose(res.raw_unlabeled_probs, 1 - np.prod(1 - res.cluster_unlabeled_probs, axis=0))
     assert res.raw_unlabeled_probs.sum() <= res.cluster_unlabeled_probs.sum() + 1e-9
@@ -363,18 +371,27 @@ def test_calibrate_pulsnar_sum_property(data, method):
             assert r.unlabeled_probs.sum() == pytest.approx(r.n_flips, rel=1e-4)
 
 
-def test_calibrate_pulsnar_options_determinism_and_validation():
+def test_calibrate_pulsnar_options_seeding_and_invalid_estimator_attributes():
     est, s = _fake_pulsnar(seed=1)
     a = calibrate_pulsnar(est, s, data="U", random_state=3)
-    b = calibrate_pulsnar(est, s, data="U", random_state=3)
-    np.testing.assert_array_equal(a.probs, b.probs)
+    # cluster j flips with the seed derive_seed("calibrate_pulsnar", random_state, j)
+    from pu_lib._seeding import derive_seed
+
+    j0 = calibrate_probabilities(np.r_[est.cluster_probs_labeled_[0], est.cluster_probs_unlabeled_[0]],
+                                 np.r_[np.ones(150, int), np.zeros(s.size - 310, int)], est.cluster_alphas_[0],
+                                 data="U", random_state=derive_seed("calibrate_pulsnar", 3, 0))
+    np.testing.assert_array_equal(a.cluster_unlabeled_probs[0], j0.unlabeled_probs)
+    assert not np.array_equal(a.cluster_unlabeled_probs,
+                              calibrate_pulsnar(est, s, data="U", random_state=4).cluster_unlabeled_probs)
     raw = calibrate_pulsnar(est, s, data="U", random_state=3, rescale=False)
     np.testing.assert_array_equal(raw.unlabeled_probs, a.raw_unlabeled_probs)
     summed = calibrate_pulsnar(est, s, data="U", random_state=3, combine="sum")
     assert summed.unlabeled_probs.sum() == pytest.approx(summed.target)
-    # seeded estimator: random_state=None is reproducible
+    # seeded estimator: random_state=None falls back to a seed derived from the estimator's
     est.random_state = 5
-    np.testing.assert_array_equal(calibrate_pulsnar(est, s).probs, calibrate_pulsnar(est, s).probs)
+    np.testing.assert_array_equal(
+        calibrate_pulsnar(est, s).probs,
+        calibrate_pulsnar(est, s, random_state=derive_seed("calibration_from_estimator", 5)).probs)
 
     with pytest.raises(ValueError, match="cluster_labels_"):
         calibrate_pulsnar(est, np.r_[s, 1])
@@ -460,8 +477,6 @@ def _classification_data(seed=0, n=900, alpha=0.3):
 
 
 def test_improve_classification_relabels_top_k_with_deterministic_ties():
-    from pu_lib.prior.calibration import relabel_top_unlabeled
-
     s = np.array([1, 0, 0, 0, 0, 1, 0, 0])
     y_true = np.array([1, 1, 0, 1, 0, 1, 0, 0])
     cal = np.array([0.2, 0.8, 0.5, 0.5, 0.1, 0.5])  # unlabeled rows 1, 2, 3, 4, 6, 7
@@ -520,7 +535,7 @@ def test_improve_classification_beats_baseline_with_xgboost():
 
 
 def test_end_to_end_pulscar_calibration():
-    from pu_lib.prior.pulsnar import PULSCAR
+    from pu_lib.prior import PULSCAR
 
     X, y, s = _classification_data(seed=1, n=800)
     est = PULSCAR(random_state=0).fit(X, s)
@@ -537,7 +552,7 @@ def test_end_to_end_pulscar_calibration():
 
 
 def test_end_to_end_pulsnar_calibration():
-    from pu_lib.prior.pulsnar import PULSNAR
+    from pu_lib.prior import PULSNAR
 
     X, y, s = _classification_data(seed=2, n=800)
     est = PULSNAR(max_clusters=4, random_state=0).fit(X, s)

@@ -1,5 +1,6 @@
 """PULSCAR / PULSNAR (Kumar & Lambert 2024): kernel density, bin rules, bandwidth,
-objective, knee detection, CV probabilities, estimators, determinism and validation."""
+objective (pu_lib.prior._beta_density), knee detection, CV probabilities, estimators,
+independence of threads / Dask, and validation."""
 
 from __future__ import annotations
 
@@ -8,13 +9,13 @@ import pytest
 from scipy import stats
 
 from pu_lib.datasets.synthetic import make_pulsnar_scar, make_pulsnar_snar
-from pu_lib.prior._cv import cv_probabilities, xgb_gain_importances
-from pu_lib.prior.pulsnar import (
+from pu_lib import registry
+from pu_lib.prior import PULSCAR, PULSNAR
+from pu_lib.prior._beta_density import (
     BIN_RULES,
-    PULSCAR,
-    PULSNAR,
+    _BetaKernelData,
+    _unit_mean,
     beta_kernel_density,
-    bic_knee,
     estimate_bandwidth,
     n_bins_rule,
     nearest_power_of_two,
@@ -22,6 +23,8 @@ from pu_lib.prior.pulsnar import (
     pulscar_objective,
     select_alpha,
 )
+from pu_lib.prior._cv import cv_probabilities, xgb_gain_importances
+from pu_lib.prior.pulsnar import bic_knee
 
 
 def _xs(ds):
@@ -59,7 +62,6 @@ def test_beta_kernel_density_integrates_to_one(bw, data):
     # on its own grid (cells of width 1/n_bins) exactly ...
     for n in (16, 64):
         f = beta_kernel_density(t, bw, n)
-        assert np.all(f >= 0)
         assert f.sum() / n == pytest.approx(1.0, abs=1e-12)
     # ... and as a function on [0, 1]: trapezoidal integral on a fine grid
     n = 2049
@@ -75,7 +77,7 @@ def test_beta_kernel_chunks_and_threads_give_identical_sums():
 
 
 # --------------------------------------------------------------------------- bin rules
-def test_nearest_power_of_two():
+def test_nearest_power_of_two_rounds_ties_up():
     values = (1, 2, 3, 5, 6, 11, 12, 47.9, 48, 100)
     assert [nearest_power_of_two(v) for v in values] == [1, 2, 4, 4, 8, 8, 16, 32, 64, 128]  # ties go up
     with pytest.raises(ValueError):
@@ -102,19 +104,26 @@ def test_bin_rules_hand_computed_counts():
 
 
 # --------------------------------------------------------------------------- bandwidth
-def test_estimate_bandwidth_range_and_determinism():
+def test_estimate_bandwidth_minimises_the_histogram_mse_in_its_range():
     rng = np.random.default_rng(5)
     v = np.concatenate([rng.beta(2, 8, 3000), rng.beta(6, 2, 1000)])
     n_bins = n_bins_rule(v)
-    b1 = estimate_bandwidth(v, n_bins, random_state=0)
-    assert 0.01 <= b1 <= 0.5
-    assert estimate_bandwidth(v, n_bins, random_state=0) == b1
-    b2 = estimate_bandwidth(v, n_bins, random_state=0, bandwidth_range=(0.1, 0.3))
-    assert 0.1 <= b2 <= 0.3
-    b3 = estimate_bandwidth(v, n_bins, random_state=0, evaluate_at="centres")
-    assert 0.01 <= b3 <= 0.5
+    hist, edges = np.histogram(v, bins=n_bins, range=(0, 1), density=True)
+    data = _BetaKernelData(v)
+
+    def mse(b, x):
+        return float(np.mean((_unit_mean(data.raw_density(x, b)) - hist) ** 2))
+
+    grid = np.linspace(0, 1, n_bins)
+    centres = (edges[:-1] + edges[1:]) / 2
+    for bounds, x, kw in [((0.01, 0.5), grid, {}), ((0.1, 0.3), grid, dict(bandwidth_range=(0.1, 0.3))),
+                          ((0.01, 0.5), centres, dict(evaluate_at="centres"))]:
+        b = estimate_bandwidth(v, n_bins, random_state=0, **kw)
+        # no bandwidth of a fine scan of the range fits the histogram better
+        scan = np.linspace(*bounds, 400)
+        assert mse(b, x) <= min(mse(t, x) for t in scan) * (1 + 1e-4), (kw, b)
     # the grid fit does not collapse to the lower bound (see the module docstring)
-    assert b1 > 0.011
+    assert estimate_bandwidth(v, n_bins, random_state=0) > 0.011
 
 
 # --------------------------------------------------------------------------- objective
@@ -142,7 +151,7 @@ def test_pulscar_alpha_on_known_probability_distributions():
 
 
 # --------------------------------------------------------------------------- BIC knee
-def test_bic_knee_on_curves_and_blobs():
+def test_bic_knee_finds_the_knee_of_curves_and_four_gaussian_blobs():
     assert bic_knee([1000, 600, 300, 100, 95, 92, 90, 89, 88.5]) == 4  # knee of a levelling curve
     assert bic_knee([1000, 700, 400, 200, 100, 150, 200, 250, 300]) == 5  # minimum
     assert bic_knee([1, 2, 3, 4, 5]) == 1  # no concave bend: BIC minimum
@@ -157,18 +166,28 @@ def test_bic_knee_on_curves_and_blobs():
 
 
 # --------------------------------------------------------------------------- CV probabilities
-def test_cv_probabilities_rows_threads_and_sklearn(small_scar):
+def test_cv_probabilities_are_out_of_fold_and_independent_of_threads(small_scar):
     from sklearn.linear_model import LogisticRegression
+    from sklearn.model_selection import StratifiedKFold
+
+    from pu_lib._seeding import derive_seed
 
     X, s = small_scar
     p1 = cv_probabilities(X, s, random_state=3, n_jobs=1, max_depth=3)
     p2 = cv_probabilities(X, s, random_state=3, n_jobs=2, max_depth=3)
-    assert p1.shape == (X.shape[0],) and np.all((p1 >= 0) & (p1 <= 1))
+    assert p1.shape == (X.shape[0],)
     assert np.array_equal(p1, p2)
     assert not np.array_equal(p1, cv_probabilities(X, s, random_state=4, max_depth=3))
     assert p1[s == 1].mean() > p1[s == 0].mean()
-    p3 = cv_probabilities(X, s, estimator=LogisticRegression(max_iter=500), random_state=3)
-    assert np.all((p3 > 0) & (p3 < 1))
+    # with a deterministic classifier: each row's probability comes from the model of
+    # the fold that held it out (folds from derive_seed("pulsnar_cv_split", seed))
+    lr = LogisticRegression(max_iter=500)
+    p3 = cv_probabilities(X, s, estimator=lr, random_state=3)
+    skf = StratifiedKFold(5, shuffle=True, random_state=derive_seed("pulsnar_cv_split", 3) % (2**31))
+    expected = np.empty(X.shape[0])
+    for tr, te in skf.split(X, s):
+        expected[te] = LogisticRegression(max_iter=500).fit(X[tr], s[tr]).predict_proba(X[te])[:, 1]
+    np.testing.assert_allclose(p3, expected, rtol=1e-12)
     idx, gains = xgb_gain_importances(X, s, max_depth=3, random_state=0)
     assert idx.size == gains.size > 0 and np.all(np.diff(gains) <= 0)
 
@@ -198,7 +217,7 @@ def test_cv_probabilities_sets_scale_pos_weight_per_fold(small_scar):
     assert all(a == 1.0 for a, _ in seen)
 
 
-def test_dask_gives_identical_results(small_scar):
+def test_dask_gives_the_results_of_local_threads(small_scar):
     distributed = pytest.importorskip("distributed")
     X, s = small_scar
     local = cv_probabilities(X, s, random_state=1, max_depth=3)
@@ -213,18 +232,23 @@ def test_dask_gives_identical_results(small_scar):
 
 
 # --------------------------------------------------------------------------- estimators
-def test_pulscar_attributes_and_determinism(small_scar):
+def test_pulscar_estimate_independent_of_n_jobs_and_equal_to_its_parts(small_scar):
+    from pu_lib._seeding import derive_seed
+
     X, s = small_scar
     a = PULSCAR(max_depth=3, random_state=0, n_jobs=1).fit(X, s)
     b = PULSCAR(max_depth=3, random_state=0, n_jobs=2).fit(X, s)
     assert a.alpha_ == b.alpha_ and np.array_equal(a.probs_, b.probs_)
-    assert a.probs_.shape == (X.shape[0],)
-    assert 0 <= a.alpha_ <= 1 and a.n_bins_ >= 2 and 0.01 <= a.bandwidth_ <= 0.5
+    # the estimate is pulscar_alpha on the out-of-fold probabilities, seeds derived as documented
+    probs = cv_probabilities(X, s, random_state=derive_seed("PULSCAR", 0, "cv"), max_depth=3)
+    np.testing.assert_array_equal(a.probs_, probs)
+    res = pulscar_alpha(probs[s == 1], probs[s == 0], random_state=derive_seed("PULSCAR", 0, "bandwidth"))
+    assert a.raw_estimate_ == res.alpha and a.bandwidth_ == res.bandwidth and a.n_bins_ == res.n_bins
     assert a.objective_.shape == a.alphas_.shape
     assert a.prior_ == pytest.approx(a.labeled_fraction_ + a.alpha_ * (1 - a.labeled_fraction_))
 
 
-def test_pulsnar_attributes_and_determinism(small_scar):
+def test_pulsnar_estimate_independent_of_n_jobs_and_sums_cluster_alphas(small_scar):
     X, s = small_scar
     a = PULSNAR(max_depth=3, max_clusters=4, random_state=0, n_jobs=1).fit(X, s)
     b = PULSNAR(max_depth=3, max_clusters=4, random_state=0, n_jobs=2).fit(X, s)
@@ -242,12 +266,15 @@ def test_pulsnar_attributes_and_determinism(small_scar):
     assert np.array_equal(a.cluster_probs_unlabeled_, b.cluster_probs_unlabeled_)
 
 
-def test_nan_features_are_allowed(small_scar):
+def test_nan_features_are_allowed_and_change_the_estimate_little(small_scar):
     X, s = small_scar
-    X = X.astype(np.float64).copy()
-    X[::7, 2] = np.nan
-    assert 0 <= PULSCAR(max_depth=3, random_state=0).fit(X, s).alpha_ <= 1
-    assert 0 <= PULSNAR(max_depth=3, n_clusters=2, random_state=0).fit(X, s).alpha_ <= 1
+    Xn = X.astype(np.float64).copy()
+    Xn[::7, 2] = np.nan
+    for make in (lambda: PULSCAR(max_depth=3, random_state=0),
+                 lambda: PULSNAR(max_depth=3, n_clusters=2, random_state=0)):
+        full, missing = make().fit(X, s), make().fit(Xn, s)
+        assert np.isfinite(missing.raw_estimate_)
+        assert abs(missing.alpha_ - full.alpha_) < 0.1, (missing.alpha_, full.alpha_)
 
 
 def test_pulscar_recovers_alpha_on_scar_data():
@@ -272,7 +299,7 @@ def test_pulsnar_corrects_pulscar_on_snar_data():
 
 
 # --------------------------------------------------------------------------- validation
-def test_validation_errors(small_scar):
+def test_invalid_arguments_raise_value_error_naming_them(small_scar):
     X, s = small_scar
     v = np.linspace(0, 1, 50)
     with pytest.raises(ValueError, match="bin_rule"):
@@ -317,9 +344,7 @@ def test_validation_errors(small_scar):
         cv_probabilities(X[:20], np.r_[np.ones(3), np.zeros(17)], n_folds=5)
 
 
-def test_registered_names():
-    from pu_lib.prior import make_prior_estimator
-
-    assert isinstance(make_prior_estimator("pulscar", random_state=0), PULSCAR)
-    est = make_prior_estimator("pulsnar", random_state=0, n_jobs=2)
+def test_registry_names_make_pulscar_and_pulsnar_with_seed_and_threads():
+    assert isinstance(registry.make_estimator("pulscar", kind="prior", random_state=0), PULSCAR)
+    est = registry.make_estimator("pulsnar", kind="prior", random_state=0, n_jobs=2)
     assert isinstance(est, PULSNAR) and est.n_jobs == 2 and est.random_state == 0

@@ -10,7 +10,9 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from pu_lib.prior import TIcE, make_prior_estimator
+from pu_lib import registry
+from pu_lib._seeding import derive_seed
+from pu_lib.prior import TIcE
 from pu_lib.prior._tice_reference import reference_bound, reference_delta, tice_reference
 from pu_lib.prior.tice import (
     bin_features,
@@ -131,10 +133,14 @@ def test_binning_boundaries():
     assert nv3[0] == 3 and set(np.unique(b3)) == {0, 1, 2}
 
 
-def test_make_folds_equal_sized_and_seeded():
+def test_make_folds_deals_a_seeded_permutation_into_equal_folds():
     f = make_folds(103, 5, 7)
     np.testing.assert_array_equal(np.bincount(f), [21, 21, 21, 20, 20])
-    np.testing.assert_array_equal(f, make_folds(103, 5, 7))
+    # the documented derivation: permutation from derive_seed("TIcE.folds", seed, n, n_folds)
+    perm = np.random.default_rng(derive_seed("TIcE.folds", 7, 103, 5)).permutation(103)
+    expected = np.empty(103, dtype=np.int64)
+    expected[perm] = np.arange(103) % 5
+    np.testing.assert_array_equal(f, expected)
     assert not np.array_equal(f, make_folds(103, 5, 8))
 
 
@@ -183,7 +189,7 @@ def test_no_split_gives_estimation_fraction():
     np.testing.assert_array_equal(est.n_splits_, 0)
 
 
-def test_max_splits_respected():
+def test_n_splits_never_exceeds_max_splits():
     X, s, _ = scar_data(3000, 0.5, 2)
     for m in (1, 3, 7):
         est = TIcE(max_splits=m, random_state=2).fit(X, s)
@@ -319,21 +325,25 @@ def test_most_promising_never_above_max():
     assert abs(b.c_ - 0.5) <= 0.06
 
 
-def test_deterministic_and_seed_dependent():
+def test_random_state_fixes_the_folds_and_the_estimate():
     X, s, _ = scar_data(4000, 0.4, 11)
     a = TIcE(random_state=5).fit(X, s)
-    b = TIcE(random_state=5).fit(X, s)
-    assert a.c_ == b.c_
-    np.testing.assert_array_equal(a.folds_, b.folds_)
-    np.testing.assert_array_equal(a.c_folds_, b.c_folds_)
+    # the seed fixes the folds (make_folds) and nothing else is random: the estimate is
+    # that of Algorithm 1 on those folds
+    np.testing.assert_array_equal(a.folds_, make_folds(len(s), 5, 5))
+    bins, nv, _ = bin_features(X)
+    ref = run_tice(bins, s, nv, a.folds_)
+    assert a.raw_estimate_ == ref["c"]
+    np.testing.assert_array_equal(a.c_folds_, ref["c_folds"])
     c = TIcE(random_state=6).fit(X, s)
     assert not np.array_equal(a.folds_, c.folds_)
-    g1 = TIcE(random_state=np.random.default_rng(3)).fit(X, s)
-    g2 = TIcE(random_state=np.random.default_rng(3)).fit(X, s)
-    assert g1.c_ == g2.c_
+    # a Generator is consumed once for an integer seed
+    g = TIcE(random_state=np.random.default_rng(3)).fit(X, s)
+    seed = int(np.random.default_rng(3).integers(2**32))
+    np.testing.assert_array_equal(g.folds_, make_folds(len(s), 5, seed))
 
 
-def test_estimator_api():
+def test_fit_sets_documented_attributes_and_leaves_params_unchanged():
     X, s, _ = scar_data(1500, 0.5, 12)
     folds = make_folds(len(s), 4, 0).astype(np.int32)
     est = TIcE(folds=folds, k=3)
@@ -347,10 +357,11 @@ def test_estimator_api():
     assert est.c_folds_.shape == (4,) and est.n_splits_.shape == (4,)
     np.testing.assert_array_equal(est.folds_, folds)
     assert est.raw_estimate_ == pytest.approx(est.c_folds_.mean(), rel=1e-12)
-    assert 0 <= est.alpha_ <= 1 and est.labeled_fraction_ <= est.prior_ <= 1
-    named = make_prior_estimator("tice", random_state=0)
+    assert est.labeled_fraction_ == s.mean()
+    assert est.c_ == min(1.0, max(est.labeled_fraction_, est.raw_estimate_))
+    assert est.prior_ == pytest.approx(est.labeled_fraction_ / est.c_)
+    named = registry.make_estimator("tice", kind="prior", random_state=0)
     assert isinstance(named, TIcE) and named.random_state == 0
-    named.fit(X, s)
     # constant features only: nothing to split, estimate = labeled fraction of estimation data
     est = TIcE(random_state=0).fit(np.ones((50, 3)), s[:50])
     np.testing.assert_array_equal(est.n_splits_, 0)
@@ -361,10 +372,10 @@ def test_estimator_api():
     (dict(n_folds=2.5), "n_folds"),
     (dict(n_folds=500), "n_folds"),
     (dict(max_splits=-1), "max_splits"),
-    (dict(max_splits=True), "max_splits"),
-    (dict(k=-1), "k must"),
-    (dict(k="5"), "k must"),
-    (dict(k=float("nan")), "k must"),
+    (dict(max_splits=2.0), "max_splits"),
+    (dict(k=-1), "'k' parameter"),
+    (dict(k="5"), "'k' parameter"),
+    (dict(k=float("nan")), "'k' parameter"),
     (dict(n_bins=1), "n_bins"),
     (dict(n_bins=256), "n_bins"),
     (dict(min_node_size=0), "min_node_size"),
@@ -380,13 +391,13 @@ def test_estimator_api():
     (dict(folds=np.arange(100) % 2 * 1.0), "folds"),
     (dict(folds=np.arange(100) % 2 - 1), "folds"),
 ])
-def test_parameter_validation(params, match):
+def test_invalid_parameters_raise_value_error_naming_the_parameter(params, match):
     X, s, _ = scar_data(100, 0.5, 13)
     with pytest.raises(ValueError, match=match):
         TIcE(**params).fit(X, s)
 
 
-def test_bad_data():
+def test_invalid_data_raises_value_error_naming_the_problem():
     X, s, _ = scar_data(100, 0.5, 14)
     Xn = X.copy()
     Xn[3, 1] = np.nan
@@ -401,7 +412,7 @@ def test_bad_data():
         TIcE().fit(X, np.ones(100))
     with pytest.raises(ValueError, match="rows"):
         TIcE().fit(X, s[:50])
-    with pytest.raises(ValueError, match="2-D"):
+    with pytest.raises(ValueError, match="2D array"):
         TIcE().fit(X[:, 0], s)
     with pytest.raises(ValueError, match="0 and 1"):
         TIcE().fit(X, s * 2)

@@ -24,26 +24,29 @@ and 4.2 (probabilistic classifier modification).
 
 from __future__ import annotations
 
-import numbers
+from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
+from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed
-from pu_lib._validation import check_X_s
 from pu_lib._seeding import seed_to_int as _seed_to_int
-from pu_lib.baselines.naive import _check_predict_X, _clone_base, _positive_proba
+from pu_lib.base import PUClassifierMixin
+from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
+from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, validate_pu_data
 
 __all__ = ["ElkanNotoClassifier"]
 
 _C_ESTIMATORS = ("e1", "e2", "e3")
 
 
-def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator):
-    """Split indices into (train, hold_out), stratified on ``s``.
+def _split_rows(s: np.ndarray, ratio: float, rng: np.random.Generator):
+    """Row indices ``(train, hold_out)``, stratified on ``s``.
 
     From each stratum (labeled / unlabeled) of size ``n_k`` exactly
-    ``floor(ratio * n_k + 0.5)`` randomly chosen examples are held out, clipped to
+    ``round_half_up(ratio * n_k)`` randomly chosen examples are held out, clipped to
     ``[1, n_k - 1]`` when ``n_k >= 2`` so that both parts keep at least one example of
     each stratum (with few labeled positives, e.g. 3 at ratio 0.1, plain rounding would
     hold out none and c could not be estimated).
@@ -51,7 +54,7 @@ def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator):
     hold = []
     for value in (1, 0):
         idx = np.flatnonzero(s == value)
-        k = int(np.floor(ratio * idx.shape[0] + 0.5))
+        k = round_half_up(ratio * idx.shape[0])
         if idx.shape[0] >= 2:
             k = min(max(k, 1), idx.shape[0] - 1)
         hold.append(rng.permutation(idx)[:k])
@@ -61,7 +64,34 @@ def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator):
     return np.flatnonzero(mask), hold_idx
 
 
-class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
+def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator, sample_weight=None):
+    """The stratified hold-out of :class:`ElkanNotoClassifier`: ``(train_rows,
+    train_weights, hold_rows, hold_weights)`` (weights None without ``sample_weight``).
+
+    * no weights, or weights that are not all integers: the row split of
+      :func:`_split_rows` (strata sizes counted in rows), each row carrying its weight
+      to the part it falls in;
+    * integer weights: a row of weight ``w`` is ``w`` units, laid out as
+      ``np.repeat(rows, w)`` would lay out duplicated rows, and the *units* are split by
+      :func:`_split_rows`; a row's train (hold-out) weight is the number of its units in
+      the training (held-out) part, so a row may be in both parts. The same seed then
+      holds out the same units as it would hold out duplicated rows, and integer weights
+      give exactly the model of duplicated rows.
+    """
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if w is None or not np.all(w == np.floor(w)):
+        train, hold = _split_rows(s, ratio, rng)
+        return train, (None if w is None else w[train]), hold, (None if w is None else w[hold])
+    counts = w.astype(np.int64)
+    units = np.repeat(np.arange(s.shape[0]), counts)
+    _, hold_units = _split_rows(s[units], ratio, rng)
+    n_hold = np.bincount(units[hold_units], minlength=s.shape[0])
+    n_train = counts - n_hold
+    train, hold = np.flatnonzero(n_train > 0), np.flatnonzero(n_hold > 0)
+    return train, n_train[train].astype(np.float64), hold, n_hold[hold].astype(np.float64)
+
+
+class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     """PU classifier of Elkan & Noto (2008): ``Pr(y=1|x) = g(x) / c``.
 
     ``fit`` (1) splits the training data, stratified on ``s``, into a part of
@@ -74,11 +104,24 @@ class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
     module docstring); (4) predicts ``Pr(y = 1 | x) = min(1, g(x) / c)``
     (Lemma 1 of the paper: ``Pr(y=1|x) = Pr(s=1|x) / c`` under SCAR).
 
+    **Sample weights.** ``fit(X, s, sample_weight)`` passes the weights of the training
+    part to the base estimator's ``fit`` (``ValueError`` naming the base estimator when it
+    takes none) and weights the estimates of ``c`` on the held-out part (weighted means
+    and sums; ``e3``, a maximum, only needs the held-out rows). Rows of weight 0 are
+    dropped first, so zero weights give exactly the model without those rows. For the
+    split, a row of *integer* weight ``w`` counts as ``w`` rows: the hold-out is drawn
+    over these units, laid out as ``np.repeat`` lays out duplicated rows, and a row's
+    train and hold-out weights are its numbers of units in each part -- so integer
+    weights give the model (and ``c_``) of the data with every row repeated ``w`` times,
+    for the same ``random_state``. With non-integer weights the split is the row split
+    of the unweighted case, each row keeping its weight in the part it falls in (strata
+    sizes are then counted in rows, not in weight).
+
     Parameters
     ----------
-    estimator : unfitted probabilistic classifier used for ``g``; default
-        ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``. Good calibration matters, because
-        ``c`` is read off the predicted probabilities.
+    estimator : unfitted probabilistic classifier (``fit`` and ``predict_proba``) used
+        for ``g``; default ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``.
+        Good calibration matters, because ``c`` is read off the predicted probabilities.
     hold_out_ratio : fraction in (0, 1) of the labeled and of the unlabeled
         examples held out to estimate ``c``.
     c_estimator : ``"e1"`` (default), ``"e2"`` or ``"e3"``.
@@ -93,11 +136,21 @@ class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
     c_ : estimated label frequency ``c = Pr(s = 1 | y = 1)`` in (0, 1].
     c_estimates_ : dict with all three estimates ``{"e1", "e2", "e3"}``.
     prior_ : class-prior estimate ``Pr(s = 1) / c_`` over the whole training set
-        (Bekker thesis eq. 2.5, single-training-set scenario), clipped to [0, 1].
-    hold_out_indices_ : row indices (into the training ``X``) of the held-out part.
+        (weighted with ``sample_weight``; Bekker thesis eq. 2.5, single-training-set
+        scenario), clipped to [0, 1].
+    hold_out_indices_ : row indices (into the training ``X``) of the held-out part (with
+        integer weights: the rows with at least one held-out unit).
     classes_ : ``array([0, 1])``.
     n_features_in_ : number of features seen in ``fit``.
+    feature_names_in_ : column names of a DataFrame ``X`` (only then).
     """
+
+    _parameter_constraints: dict = {
+        "estimator": [None, HasMethods(["fit", "predict_proba"])],
+        "hold_out_ratio": [Interval(Real, 0, 1, closed="neither")],
+        "c_estimator": [StrOptions(set(_C_ESTIMATORS))],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
 
     def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
         self.estimator = estimator
@@ -107,26 +160,18 @@ class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fit
 
-    def _validate_params(self) -> float:
-        r = self.hold_out_ratio
-        if isinstance(r, bool) or not isinstance(r, numbers.Real) or not (0.0 < float(r) < 1.0):
-            raise ValueError(f"hold_out_ratio must be a number in the open interval (0, 1), got {r!r}")
-        if self.c_estimator not in _C_ESTIMATORS:
-            raise ValueError(
-                f"c_estimator must be one of {', '.join(_C_ESTIMATORS)}, got {self.c_estimator!r}"
-            )
-        return float(r)
-
-    def fit(self, X, s):
-        """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled)."""
-        ratio = self._validate_params()
-        X, s = check_X_s(X, s)
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, s, sample_weight=None):
+        """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled),
+        optionally weighted (see the class docstring, "Sample weights")."""
+        ratio = float(self.hold_out_ratio)
+        X, s, w, rows = validate_pu_data(self, X, s, sample_weight=sample_weight)
         seed = _seed_to_int(self.random_state)
         if seed is None:
             rng = np.random.default_rng()
         else:
             rng = np.random.default_rng(derive_seed(seed, "ElkanNotoClassifier", "hold_out"))
-        train_idx, hold_idx = _stratified_hold_out(s, ratio, rng)
+        train_idx, w_train, hold_idx, w_hold = _stratified_hold_out(s, ratio, rng, w)
 
         s_train, s_hold = s[train_idx], s[hold_idx]
         n_lab = int(s.sum())
@@ -149,14 +194,23 @@ class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
             )
 
         base = _clone_base(self.estimator, seed)
-        base.fit(X[train_idx], s_train)
+        _fit_base(base, X[train_idx], s_train, w_train)
 
         g_hold = _positive_proba(base, X[hold_idx])
-        g_lab = g_hold[s_hold == 1]
-        total = float(g_hold.sum())
+        lab = s_hold == 1
+        if w_hold is None:
+            g_lab = g_hold[lab]
+            total = float(g_hold.sum())
+            e1, e2_num = float(g_lab.mean()), float(g_lab.sum())
+            labeled_fraction = float(s.mean())
+        else:
+            wg = w_hold * g_hold
+            total = float(wg.sum())
+            e1, e2_num = float(wg[lab].sum() / w_hold[lab].sum()), float(wg[lab].sum())
+            labeled_fraction = float(w[s == 1].sum() / w.sum())
         estimates = {
-            "e1": float(g_lab.mean()),
-            "e2": float(g_lab.sum() / total) if total > 0 else 0.0,
+            "e1": e1,
+            "e2": e2_num / total if total > 0 else 0.0,
             "e3": float(g_hold.max()),
         }
         c = estimates[self.c_estimator]
@@ -171,10 +225,9 @@ class ElkanNotoClassifier(ClassifierMixin, BaseEstimator):
         self.estimator_ = base
         self.c_ = c
         self.c_estimates_ = estimates
-        self.prior_ = float(min(1.0, s.mean() / c))
-        self.hold_out_indices_ = hold_idx
+        self.prior_ = float(min(1.0, labeled_fraction / c))
+        self.hold_out_indices_ = rows[hold_idx]
         self.classes_ = np.array([0, 1])
-        self.n_features_in_ = X.shape[1]
         return self
 
     # -------------------------------------------------------------- predict

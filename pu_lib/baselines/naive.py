@@ -1,13 +1,22 @@
-"""Naive PU baseline: unlabeled examples are treated as negatives."""
+"""Naive PU baseline: unlabeled examples are treated as negatives.
+
+Also the helpers both baselines of this subpackage share (:mod:`pu_lib.baselines.elkan_noto`
+imports them): cloning the base classifier, fitting it with sample weights, reading its
+class-1 probability and checking prediction input. Training data are checked by
+:func:`pu_lib.prior.base.validate_pu_data`, as for the prior estimators.
+"""
 
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import BaseEstimator, _fit_context, clone
+from sklearn.utils._param_validation import HasMethods
+from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
-from pu_lib._validation import check_X, check_X_s
 from pu_lib._seeding import seed_to_int as _seed_to_int
+from pu_lib._validation import check_X
+from pu_lib.base import PUClassifierMixin
+from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, validate_pu_data
 
 __all__ = ["NaivePUClassifier"]
 
@@ -25,16 +34,38 @@ def _clone_base(estimator, random_state):
 
         base = default_logistic_regression()
     else:
-        if not (hasattr(estimator, "fit") and hasattr(estimator, "predict_proba")):
-            raise ValueError(
-                "estimator must be a classifier with fit and predict_proba, "
-                f"got {type(estimator).__name__}"
-            )
         base = clone(estimator)
     seed = _seed_to_int(random_state)
     if seed is not None and "random_state" in base.get_params(deep=False):
         base.set_params(random_state=seed)
     return base
+
+
+def _fit_base(base, X, y, sample_weight=None):
+    """``base.fit(X, y)``, with ``sample_weight`` passed to the base when given.
+
+    A :class:`~sklearn.pipeline.Pipeline` gets it as ``<step>__sample_weight`` for every
+    step whose ``fit`` takes ``sample_weight`` (so the default ``StandardScaler`` +
+    ``LogisticRegression`` is weighted in both steps); with scikit-learn's metadata
+    routing enabled it is passed as ``sample_weight`` and routed by the pipeline's own
+    requests. ``ValueError`` naming the base estimator when its (final) ``fit`` takes
+    no ``sample_weight``."""
+    if sample_weight is None:
+        return base.fit(X, y)
+    from sklearn import get_config
+    from sklearn.pipeline import Pipeline
+
+    if isinstance(base, Pipeline) and not get_config().get("enable_metadata_routing", False):
+        steps = [(name, step) for name, step in base.steps if step not in (None, "passthrough")]
+        if not steps or not has_fit_parameter(steps[-1][1], "sample_weight"):
+            final = type(steps[-1][1]).__name__ if steps else "none"
+            raise ValueError(f"the base estimator Pipeline (final step {final}) does not accept sample_weight in fit")
+        params = {f"{name}__sample_weight": sample_weight for name, step in steps
+                  if has_fit_parameter(step, "sample_weight")}
+        return base.fit(X, y, **params)
+    if not isinstance(base, Pipeline) and not has_fit_parameter(base, "sample_weight"):
+        raise ValueError(f"the base estimator {type(base).__name__} does not accept sample_weight in fit")
+    return base.fit(X, y, sample_weight=sample_weight)
 
 
 def _positive_proba(estimator, X: np.ndarray) -> np.ndarray:
@@ -48,20 +79,17 @@ def _positive_proba(estimator, X: np.ndarray) -> np.ndarray:
 
 
 def _check_predict_X(est, X) -> np.ndarray:
+    """Prediction input: fitted estimator, feature names and count as in ``fit``
+    (scikit-learn's ``validate_data(reset=False)``), finite values."""
     check_is_fitted(est)
-    X = check_X(X)
-    if X.shape[1] != est.n_features_in_:
-        raise ValueError(
-            f"X has {X.shape[1]} features, but {type(est).__name__} was fitted with "
-            f"{est.n_features_in_} features"
-        )
-    return X
+    X = validate_data(est, X, reset=False, dtype="numeric", ensure_all_finite=False)
+    return check_X(X)
 
 
 # ------------------------------------------------------------------- estimator
 
 
-class NaivePUClassifier(ClassifierMixin, BaseEstimator):
+class NaivePUClassifier(PUClassifierMixin, BaseEstimator):
     """Naive PU baseline: fit a standard classifier on ``(X, s)``.
 
     Every unlabeled example is treated as a negative, so the model estimates the
@@ -73,8 +101,8 @@ class NaivePUClassifier(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    estimator : unfitted probabilistic classifier, cloned in ``fit``; default
-        ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``.
+    estimator : unfitted probabilistic classifier (``fit`` and ``predict_proba``), cloned
+        in ``fit``; default ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``.
     random_state : None, int or ``numpy.random.Generator``. When not None and the
         base estimator has a ``random_state`` parameter, the clone's
         ``random_state`` is set to it (an int is used unchanged).
@@ -84,20 +112,31 @@ class NaivePUClassifier(ClassifierMixin, BaseEstimator):
     estimator_ : the fitted clone.
     classes_ : ``array([0, 1])``.
     n_features_in_ : number of features seen in ``fit``.
+    feature_names_in_ : column names of a DataFrame ``X`` (only then).
     """
+
+    _parameter_constraints: dict = {
+        "estimator": [None, HasMethods(["fit", "predict_proba"])],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
 
     def __init__(self, estimator=None, random_state=None):
         self.estimator = estimator
         self.random_state = random_state
 
-    def fit(self, X, s):
-        """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled)."""
-        X, s = check_X_s(X, s)
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, s, sample_weight=None):
+        """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled).
+
+        ``sample_weight`` (optional, non-negative) is passed to the base estimator's
+        ``fit`` (``ValueError`` naming the base estimator when it takes none); rows of
+        weight 0 are dropped first, so integer weights give the model of duplicated
+        rows and zero weights that of removed rows."""
+        X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight)
         base = _clone_base(self.estimator, self.random_state)
-        base.fit(X, s)
+        _fit_base(base, X, s, w)
         self.estimator_ = base
         self.classes_ = np.array([0, 1])
-        self.n_features_in_ = X.shape[1]
         return self
 
     def predict_proba(self, X) -> np.ndarray:

@@ -5,42 +5,40 @@ then ``alpha_`` (fraction of positives among the unlabeled), ``prior_`` (class p
 the whole sample) and ``c_`` (label frequency); see :mod:`pu_lib.prior.base` for the
 conversions (Bekker thesis eqs. 2.5-2.7).
 
-* :class:`TIcE` -- tree induction for c estimation (Bekker & Davis, AAAI 2018; thesis ch. 3);
-* :class:`PULSCAR`, :class:`PULSNAR` -- Kumar & Lambert (PeerJ CS 2024), with calibration
-  and classification improvement in :mod:`pu_lib.prior.calibration`;
+* :class:`TIcE` -- tree induction for c estimation (Bekker & Davis, AAAI 2018; thesis
+  ch. 3): estimator in :mod:`pu_lib.prior.tice`, compiled kernel in
+  :mod:`pu_lib.prior._tice_kernel`;
+* :class:`PULSCAR` (:mod:`pu_lib.prior.pulscar`), :class:`PULSNAR`
+  (:mod:`pu_lib.prior.pulsnar`) -- Kumar & Lambert (PeerJ CS 2024), their density,
+  bandwidth and objective in :mod:`pu_lib.prior._beta_density`, calibration
+  (Algorithm 4) in :mod:`pu_lib.prior.calibration` and classification improvement
+  (Algorithm 5) in :mod:`pu_lib.prior.classification`;
 * :class:`ElkanNotoPrior` -- Elkan & Noto (2008) estimators e1, e2, e3.
 
-Classifiers that need a prior take ``prior=`` a number, one of the names in
-:data:`PRIOR_ESTIMATORS` or an estimator instance (:func:`resolve_prior`).
-Submodules are imported lazily (XGBoost and numba only when used).
+Classifiers that need a prior take ``prior=`` a number, the name of a prior estimator
+registered in :mod:`pu_lib.registry` (``tice``, ``pulscar``, ``pulsnar``,
+``elkan_noto_prior``) or an estimator instance (:func:`resolve_prior`). XGBoost is
+imported only when a model is built.
 """
 
 from __future__ import annotations
 
-import importlib
-
 from pu_lib.prior.base import (
-    PRIOR_ESTIMATORS,
     SCENARIOS,
     BasePriorEstimator,
     alpha_from_c,
     alpha_from_prior,
     c_from_alpha,
-    make_prior_estimator,
     population_prior,
     prior_from_alpha,
     resolve_prior,
 )
-
-_LAZY = {
-    "TIcE": "pu_lib.prior.tice",
-    "PULSCAR": "pu_lib.prior.pulsnar",
-    "PULSNAR": "pu_lib.prior.pulsnar",
-    "ElkanNotoPrior": "pu_lib.prior.elkan_noto",
-}
+from pu_lib.prior.elkan_noto import ElkanNotoPrior
+from pu_lib.prior.pulscar import PULSCAR
+from pu_lib.prior.pulsnar import PULSNAR
+from pu_lib.prior.tice import TIcE
 
 __all__ = [
-    "PRIOR_ESTIMATORS",
     "SCENARIOS",
     "BasePriorEstimator",
     "ElkanNotoPrior",
@@ -50,14 +48,7 @@ __all__ = [
     "alpha_from_c",
     "alpha_from_prior",
     "c_from_alpha",
-    "make_prior_estimator",
     "population_prior",
     "prior_from_alpha",
     "resolve_prior",
 ]
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module 'pu_lib.prior' has no attribute {name!r}")

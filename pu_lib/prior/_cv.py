@@ -27,7 +27,6 @@ not change the result either.
 from __future__ import annotations
 
 import math
-from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 from sklearn.base import clone
@@ -35,19 +34,15 @@ from sklearn.model_selection import StratifiedKFold
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_binary
-from pu_lib.distributed import active_dask_client, effective_n_jobs
+from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
 
 __all__ = [
-    "active_dask_client",
     "cv_probabilities",
     "cv_probabilities_many",
-    "effective_n_jobs",
     "fold_splits",
     "make_xgb",
     "xgb_gain_importances",
 ]
-
-
 
 
 def _check_max_depth(max_depth) -> int:
@@ -130,8 +125,6 @@ def _fit_predict_fold(X, y, train, test, estimator, seed, n_threads, scale_pos_w
 
 
 def _dask_fold(X, y, train, test, estimator, seed, scale_pos_weight, max_depth, xgb_params=None):
-    from pu_lib.distributed import limit_threads
-
     with limit_threads(1):
         return _fit_predict_fold(X, y, train, test, estimator, seed, 1, scale_pos_weight, max_depth, xgb_params)
 
@@ -180,27 +173,15 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
             tasks.append((p, rows[tr], rows[te], derive_seed("pulsnar_cv_model", int(seed), k)))
 
     client = active_dask_client()
-    if client is not None:
-        Xr, yr = client.scatter([X, y], broadcast=True)
-        futures = [
-            client.submit(_dask_fold, Xr, yr, tr, te, estimator, sd, scale_pos_weight, max_depth, xgb_params,
-                          pure=False)
-            for _, tr, te, sd in tasks
-        ]
-        parts = client.gather(futures)
-    else:
+    if client is not None:  # one thread per task
+        parts = parallel_map(_dask_fold, [(tr, te, estimator, sd, scale_pos_weight, max_depth, xgb_params)
+                                          for _, tr, te, sd in tasks], client=client, shared=(X, y))
+    else:  # concurrent folds, the threads left over shared by each fold's model
         concurrent = max(1, min(n_threads, len(tasks)))
         per_model = max(1, n_threads // concurrent)
-
-        def run(task):
-            _, tr, te, sd = task
-            return _fit_predict_fold(X, y, tr, te, estimator, sd, per_model, scale_pos_weight, max_depth, xgb_params)
-
-        if concurrent == 1:
-            parts = [run(t) for t in tasks]
-        else:
-            with ThreadPoolExecutor(concurrent) as ex:
-                parts = list(ex.map(run, tasks))
+        parts = parallel_map(_fit_predict_fold, [(tr, te, estimator, sd, per_model, scale_pos_weight, max_depth,
+                                                  xgb_params) for _, tr, te, sd in tasks],
+                             n_jobs=concurrent, shared=(X, y))
 
     out = []
     for rows, _ in problems:

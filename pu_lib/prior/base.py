@@ -34,46 +34,97 @@ Estimates are clipped to the feasible region: ``alpha_`` in [0, 1], hence ``prio
 
 from __future__ import annotations
 
-import importlib
 import numbers
 from abc import ABCMeta, abstractmethod
+from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator, clone
+from sklearn.base import BaseEstimator, _fit_context, clone
+from sklearn.utils import ClassifierTags
+from sklearn.utils._param_validation import Interval
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d, validate_data
 
-from pu_lib._validation import check_prior, check_X_s
+from pu_lib._validation import SCENARIOS, check_prior, check_sample_weight, check_scenario, check_X_s
 
 __all__ = [
-    "PRIOR_ESTIMATORS",
-    "BasePriorEstimator",
+    "RANDOM_STATE_CONSTRAINT",
     "SCENARIOS",
+    "BasePriorEstimator",
     "alpha_from_c",
     "alpha_from_prior",
     "c_from_alpha",
-    "make_prior_estimator",
     "population_prior",
     "prior_from_alpha",
     "resolve_prior",
+    "validate_pu_data",
 ]
 
-#: scenario names, as used by the PU classifiers (``scenario=`` parameter)
-SCENARIOS = ("single_training_set", "case_control")
+#: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
+#: list): None, a seed in [0, 2**32 - 1] or a ``numpy.random.Generator`` (consumed once
+#: for a seed, :func:`pu_lib._seeding.seed_to_int`)
+RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator]
 
-#: name -> "module:Class" of every registered prior estimator (``prior="tice"`` etc.)
-PRIOR_ESTIMATORS: dict[str, str] = {
-    "tice": "pu_lib.prior.tice:TIcE",
-    "pulscar": "pu_lib.prior.pulsnar:PULSCAR",
-    "pulsnar": "pu_lib.prior.pulsnar:PULSNAR",
-    "elkan_noto": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
-    "elkan_noto_e1": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
-    "elkan_noto_e2": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
-    "elkan_noto_e3": "pu_lib.prior.elkan_noto:ElkanNotoPrior",
-}
-_NAME_PARAMS = {
-    "elkan_noto_e1": {"c_estimator": "e1"},
-    "elkan_noto_e2": {"c_estimator": "e2"},
-    "elkan_noto_e3": {"c_estimator": "e3"},
-}
+
+def _check_two_label_kinds(s: np.ndarray) -> None:
+    """``ValueError`` (naming the one class) when ``s`` holds a single value."""
+    values = np.unique(s)
+    if values.size >= 2:
+        return
+    v = values[0].item() if values.size else None
+    if v == 0:
+        what = "s has no labeled positives (no s == 1)"
+    elif v == 1:
+        what = "s has no unlabeled examples (all s == 1)"
+    else:
+        what = f"s holds one value only ({v!r})"
+    raise ValueError(f"{what}: one class only; PU learning needs labeled (s == 1) and unlabeled (s == 0) rows")
+
+
+def validate_pu_data(estimator, X, s, *, allow_nan: bool = False, sample_weight=None):
+    """Validate the training data of a PU estimator's ``fit(X, s)``, the scikit-learn way.
+
+    ``X`` goes through scikit-learn's ``validate_data`` (records ``n_features_in_`` and,
+    for a DataFrame, ``feature_names_in_``; sparse, complex, empty, 1-D and one-row input
+    rejected with scikit-learn's messages; NaN left to the next step); ``s`` must be
+    given, 1-D (a column vector is raveled with a ``DataConversionWarning``), a
+    classification target ("Unknown label type" otherwise), binary ("Only binary
+    classification is supported") with both values present ("one class only"); then
+    :func:`pu_lib._validation.check_X_s` (finite ``X`` or, with ``allow_nan``, NaN but no
+    infinities; ``s`` exactly 0/1). With ``sample_weight``
+    (:func:`pu_lib._validation.check_sample_weight`), rows of weight 0 are dropped, so a
+    zero weight is exactly a removed row, and unit weights on the kept rows become None.
+
+    Returns ``(X, s, w, rows)``: float64 ``X``, int8 ``s``, the kept weights (None
+    without weights) and the indices of the kept rows in the input.
+    """
+    if s is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
+                         "fit takes the PU labels s (1 = labeled positive, 0 = unlabeled)")
+    X = validate_data(estimator, X, reset=True, dtype="numeric", ensure_all_finite=False, ensure_min_samples=2)
+    s = np.asarray(s)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = column_or_1d(s, warn=True)
+    if s.ndim == 1 and s.shape[0] == X.shape[0]:
+        check_classification_targets(s)
+        values = np.unique(s)
+        if values.size > 2:
+            shown = values[:10].tolist()
+            raise ValueError("Only binary classification is supported: s must hold only 0 and 1 "
+                             f"(1 = labeled positive, 0 = unlabeled), found values {shown}")
+        _check_two_label_kinds(s)
+    X, s = check_X_s(X, s, allow_nan=allow_nan)
+    rows = np.arange(X.shape[0])
+    if sample_weight is None:
+        return X, s, None, rows
+    w = check_sample_weight(sample_weight, X.shape[0])
+    keep = w > 0
+    if not keep.all():
+        X, s, w, rows = X[keep], s[keep], w[keep], rows[keep]
+        _check_two_label_kinds(s)
+    if np.all(w == 1.0):  # unit weights on the kept rows: exactly the unweighted fit
+        w = None
+    return X, s, w, rows
 
 
 def _fraction(v, name):
@@ -130,31 +181,64 @@ def alpha_from_c(c, labeled_fraction) -> float:
 
 class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
     """Base class: ``fit(X, s)`` sets ``alpha_``, ``prior_``, ``c_`` (see the module
-    docstring), ``labeled_fraction_``, ``n_labeled_``, ``n_unlabeled_``, ``raw_estimate_``
-    and ``n_features_in_``. Subclasses implement ``_estimate(X, s)`` returning
-    ``("alpha", value)`` or ``("c", value)``, their native estimate."""
+    docstring), ``labeled_fraction_``, ``n_labeled_``, ``n_unlabeled_``, ``raw_estimate_``,
+    ``n_features_in_`` (and ``feature_names_in_`` for a DataFrame ``X``). Subclasses
+    declare their parameters' ``_parameter_constraints`` (checked by scikit-learn when
+    ``fit`` starts) and implement ``_estimate(X, s)`` returning ``("alpha", value)`` or
+    ``("c", value)``, their native estimate.
 
+    A prior estimator is not a classifier (no ``predict``): its scikit-learn tags say
+    that ``fit`` requires the target ``s`` (binary: 1 = labeled positive, 0 = unlabeled)
+    and whether ``X`` may hold NaN.
+    """
+
+    #: scikit-learn parameter constraints (subclasses extend them)
+    _parameter_constraints: dict = {}
     #: XGBoost-based estimators accept NaN features (XGBoost handles missing values)
     _allow_nan = False
 
-    def _validate_data(self, X, s):
-        return check_X_s(X, s, allow_nan=self._allow_nan)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        # not a classifier (estimator_type stays None: no predict), but fit needs the
+        # binary target s; the classifier tags say "binary only"
+        tags.target_tags.required = True
+        tags.target_tags.single_output = True
+        tags.classifier_tags = ClassifierTags(multi_class=False)
+        tags.input_tags.allow_nan = self._allow_nan
+        return tags
 
+    # not skipping nested validation: PULSCAR, PULSNAR and ElkanNotoPrior take user-given
+    # base estimators, whose own parameters are then checked when they are fitted
+    @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, s):
         """Estimate the class prior from features ``X`` and labels ``s`` (1 = labeled)."""
-        X, s = self._validate_data(X, s)
-        kind, value = self._estimate(X, s)
-        self._set_estimate(kind, value, s)
-        self.n_features_in_ = X.shape[1]
+        return self._fit(X, s)
+
+    def _fit(self, X, s, sample_weight=None):
+        """Validate (:func:`validate_pu_data`), estimate and set the fitted attributes.
+        With ``sample_weight``, zero-weight rows are dropped first and ``_estimate`` gets
+        the other weights (keyword ``sample_weight``); the labeled fraction is then
+        weighted."""
+        X, s, w, _ = validate_pu_data(self, X, s, allow_nan=self._allow_nan, sample_weight=sample_weight)
+        if w is None:
+            kind, value = self._estimate(X, s)
+        else:
+            kind, value = self._estimate(X, s, sample_weight=w)
+        self._set_estimate(kind, value, s, w)
         return self
 
     @abstractmethod
     def _estimate(self, X, s):
         """The native estimate: ``("alpha", value)`` or ``("c", value)``."""
 
-    def _set_estimate(self, kind: str, value: float, s: np.ndarray) -> None:
-        n_l = int(s.sum())
-        n = int(s.shape[0])
+    def _set_estimate(self, kind: str, value: float, s: np.ndarray, sample_weight=None) -> None:
+        if sample_weight is None:
+            n_l, n = int(s.sum()), int(s.shape[0])
+        else:
+            w = np.asarray(sample_weight, dtype=np.float64)
+            n_l, n = float(w[s == 1].sum()), float(w.sum())
+            if np.all(w == np.round(w)):  # integer weights count rows (as duplicated rows would)
+                n_l, n = int(round(n_l)), int(round(n))
         lf = n_l / n
         value = float(value)
         if not np.isfinite(value):
@@ -182,52 +266,34 @@ def population_prior(estimator, scenario: str) -> float:
     """The population class prior of a fitted prior estimator for a PU scenario:
     ``prior_`` (whole sample) for ``"single_training_set"``, ``alpha_`` (the prior of
     the unlabeled sample) for ``"case_control"``."""
-    if scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {SCENARIOS}, got {scenario!r}")
+    check_scenario(scenario)
     attr = "alpha_" if scenario == "case_control" else "prior_"
     if not hasattr(estimator, attr):
         raise ValueError(f"prior estimator {type(estimator).__name__} has no {attr} after fit (needed for {scenario})")
     return float(getattr(estimator, attr))
 
 
-def make_prior_estimator(name: str, params: dict | None = None, random_state=None, n_jobs=None):
-    """A new prior estimator from its registered name (:data:`PRIOR_ESTIMATORS`).
-
-    ``params`` are passed to the constructor; ``random_state`` and ``n_jobs`` are set
-    when the estimator takes them and ``params`` does not name them."""
-    if not isinstance(name, str) or name not in PRIOR_ESTIMATORS:
-        raise ValueError(f"unknown prior estimator {name!r}; known: {sorted(PRIOR_ESTIMATORS)}")
-    module, cls_name = PRIOR_ESTIMATORS[name].split(":")
-    cls = getattr(importlib.import_module(module), cls_name)
-    kwargs = dict(_NAME_PARAMS.get(name, {}))
-    kwargs.update(params or {})
-    est = cls(**kwargs)
-    accepted = est.get_params(deep=False)
-    extra = {}
-    if "random_state" in accepted and "random_state" not in kwargs:
-        extra["random_state"] = random_state
-    if "n_jobs" in accepted and "n_jobs" not in kwargs and n_jobs is not None:
-        extra["n_jobs"] = n_jobs
-    return est.set_params(**extra) if extra else est
-
-
 def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_state=None, n_jobs=None):
     """The class prior a PU classifier should use, from its ``prior`` parameter.
 
-    ``prior`` is a number in (0, 1) (returned as is), the name of a registered prior
-    estimator (``"tice"``, ``"pulscar"``, ``"pulsnar"``, ``"elkan_noto"``, ...), or an
-    (unfitted or fitted) estimator with ``fit(X, s)`` setting ``prior_`` and ``alpha_``.
+    ``prior`` is a number in (0, 1) (returned as is), the name of a prior estimator
+    registered in :mod:`pu_lib.registry` (kind ``"prior"``: ``"tice"``, ``"pulscar"``,
+    ``"pulsnar"``, ``"elkan_noto_prior"``), or an (unfitted or fitted) estimator with
+    ``fit(X, s)`` setting ``prior_`` and ``alpha_`` (e.g. ``ElkanNotoPrior(c_estimator="e2")``).
     An estimator or name is fitted on ``(X, s)`` -- a clone, so the argument is never
-    modified; a clone whose ``random_state`` is None gets ``random_state`` so that the
-    classifier's seed fixes the estimate. Returns ``(prior, fitted_estimator_or_None)``.
+    modified; a name gets ``random_state`` and ``n_jobs``, and a clone whose
+    ``random_state`` is None gets ``random_state``, so that the classifier's seed fixes
+    the estimate. Returns ``(prior, fitted_estimator_or_None)``.
     """
+    from pu_lib import registry
+
     if prior is None:
         raise ValueError(
             "prior is required: the class prior pi (a number in (0, 1)), the name of a prior "
-            f"estimator ({', '.join(sorted(PRIOR_ESTIMATORS))}) or an estimator with fit(X, s) and prior_"
+            f"estimator ({', '.join(registry.names('prior'))}) or an estimator with fit(X, s) and prior_"
         )
     if isinstance(prior, str):
-        est = make_prior_estimator(prior, random_state=random_state, n_jobs=n_jobs)
+        est = registry.make_estimator(prior, kind="prior", random_state=random_state, n_jobs=n_jobs)
     elif hasattr(prior, "fit") and not isinstance(prior, numbers.Real):
         est = clone(prior)
         params = est.get_params(deep=False)

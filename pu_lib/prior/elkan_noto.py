@@ -17,7 +17,12 @@ classifier give the same ``c`` for the same seed (tested).
 
 from __future__ import annotations
 
-from pu_lib.prior.base import BasePriorEstimator
+from numbers import Real
+
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, BasePriorEstimator
 
 __all__ = ["ElkanNotoPrior"]
 
@@ -27,12 +32,18 @@ class ElkanNotoPrior(BasePriorEstimator):
 
     Parameters
     ----------
-    estimator : unfitted probabilistic classifier for ``g``; default standardised
-        logistic regression (as in :class:`pu_lib.baselines.ElkanNotoClassifier`).
+    estimator : unfitted probabilistic classifier (``fit`` and ``predict_proba``) for
+        ``g``; default standardised logistic regression (as in
+        :class:`pu_lib.baselines.ElkanNotoClassifier`).
     hold_out_ratio : fraction in (0, 1) of labeled and of unlabeled rows held out to
         estimate ``c`` (the rest trains ``g``).
     c_estimator : ``"e1"`` (default), ``"e2"`` or ``"e3"``.
     random_state : None, int or Generator (hold-out split and base classifier seed).
+
+    ``fit(X, s, sample_weight=None)``: weights as in
+    :class:`~pu_lib.baselines.ElkanNotoClassifier` (zero weights drop rows, integer
+    weights act as duplicated rows); the labeled fraction behind ``prior_`` and
+    ``alpha_`` is then weighted too.
 
     Attributes
     ----------
@@ -44,13 +55,26 @@ class ElkanNotoPrior(BasePriorEstimator):
     classifier_ : the fitted :class:`~pu_lib.baselines.ElkanNotoClassifier`.
     """
 
+    _parameter_constraints: dict = {
+        "estimator": [None, HasMethods(["fit", "predict_proba"])],
+        "hold_out_ratio": [Interval(Real, 0, 1, closed="neither")],
+        "c_estimator": [StrOptions({"e1", "e2", "e3"})],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
         self.estimator = estimator
         self.hold_out_ratio = hold_out_ratio
         self.c_estimator = c_estimator
         self.random_state = random_state
 
-    def _estimate(self, X, s):
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, s, sample_weight=None):
+        """Estimate ``c`` (and the prior) from features ``X``, labels ``s`` (1 = labeled)
+        and optional per-row weights."""
+        return self._fit(X, s, sample_weight)
+
+    def _estimate(self, X, s, sample_weight=None):
         from pu_lib.baselines import ElkanNotoClassifier
 
         clf = ElkanNotoClassifier(
@@ -58,7 +82,7 @@ class ElkanNotoPrior(BasePriorEstimator):
             hold_out_ratio=self.hold_out_ratio,
             c_estimator=self.c_estimator,
             random_state=self.random_state,
-        ).fit(X, s)
+        ).fit(X, s, sample_weight=sample_weight)
         self.classifier_ = clf
         self.c_estimates_ = dict(clf.c_estimates_)
         return "c", clf.c_estimates_[self.c_estimator]

@@ -34,13 +34,14 @@ def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
       probabilities combined by eq. 6 without rescaling (one probability per unlabeled
       row, as the paper plots), and the labeled rows' own-cluster probabilities.
     * classification: ``clf_with_<metric>`` from
-      :func:`pu_lib.prior.calibration.improve_classification` (top alpha |U| unlabeled by
+      :func:`pu_lib.prior.classification.improve_classification` (top alpha |U| unlabeled by
       'U'-calibrated probability relabeled, XGBoost with 5-fold CV) and
       ``clf_without_<metric>`` from ``baseline_classification`` (XGBoost on the PU
       labels), both on all rows against the true classes.
     """
+    from pu_lib.prior import PULSCAR, PULSNAR
     from pu_lib.prior import calibration as cal
-    from pu_lib.prior.pulsnar import PULSCAR, PULSNAR
+    from pu_lib.prior import classification as clf
 
     if not isinstance(est, (PULSCAR, PULSNAR)):
         return {}
@@ -81,9 +82,9 @@ def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
         out["calib_brier_U"] = float(np.mean((results["U"].unlabeled_probs - yu) ** 2))
         out["calib_sum_U"] = float(np.sum(results["U"].unlabeled_probs))
     if options.get("classification"):
-        with_ = cal.improve_classification(X, s, y, est.alpha_, results["U"].unlabeled_probs,
+        with_ = clf.improve_classification(X, s, y, est.alpha_, results["U"].unlabeled_probs,
                                            random_state=derive_seed(seed, "with"))
-        without = cal.baseline_classification(X, s, y, random_state=derive_seed(seed, "without"))
+        without = clf.baseline_classification(X, s, y, random_state=derive_seed(seed, "without"))
         out.update({f"clf_with_{k}": float(v) for k, v in with_.items()})
         out.update({f"clf_without_{k}": float(v) for k, v in without.items()})
     return out

@@ -83,7 +83,7 @@ otherwise):
 
 Speed: all per-row work (counting ``L`` and ``T`` per attribute and bin on a node's tree
 rows, partitioning tree and estimation rows of the chosen split) and the heap run in one
-compiled numba function per fold (:func:`_grow_fold`); rows of a node are a contiguous
+compiled numba function per fold (``_grow_fold`` in :mod:`pu_lib.prior._tice_kernel`); rows of a node are a contiguous
 segment of a per-fold index array that is partitioned in place. Cost per split is
 ``O(m * n_node)``; a fit is ``O(passes * folds * max_splits * m * n_node)`` at worst.
 :mod:`pu_lib.prior._tice_reference` is a plain-Python reference of the same algorithm;
@@ -93,13 +93,14 @@ the tests check that both give identical splits and estimates.
 from __future__ import annotations
 
 import math
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
-from numba import njit
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib.prior.base import BasePriorEstimator
+from pu_lib.prior._tice_kernel import _bin_kernel, _column_stats, _grow_fold
+from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, BasePriorEstimator
 
 __all__ = ["TIcE", "bin_features", "make_folds", "tice_delta", "tice_delta_tr", "tice_lower_bound"]
 
@@ -167,61 +168,6 @@ def bin_features(X, n_bins=4):
     return bins, n_values, features
 
 
-@njit(cache=True, nogil=True)
-def _column_stats(X):
-    """Per column: min, max and whether every value is the min or the max."""
-    n, m = X.shape
-    mins = np.empty(m, dtype=np.float64)
-    maxs = np.empty(m, dtype=np.float64)
-    for j in range(m):
-        mins[j] = X[0, j]
-        maxs[j] = X[0, j]
-    for i in range(1, n):
-        for j in range(m):
-            x = X[i, j]
-            if x < mins[j]:
-                mins[j] = x
-            elif x > maxs[j]:
-                maxs[j] = x
-    two = np.ones(m, dtype=np.bool_)
-    for i in range(n):
-        for j in range(m):
-            x = X[i, j]
-            if x != mins[j] and x != maxs[j]:
-                two[j] = False
-    return mins, maxs, two
-
-
-@njit(cache=True, nogil=True)
-def _bin_kernel(X, features, mins, maxs, two_valued, n_bins_int):
-    n = X.shape[0]
-    m = features.shape[0]
-    n_cuts = n_bins_int - 1
-    n_bins = float(n_bins_int)
-    lo = np.empty(m, dtype=np.float64)
-    hi = np.empty(m, dtype=np.float64)
-    width = np.empty(m, dtype=np.float64)
-    two = np.empty(m, dtype=np.bool_)
-    for o in range(m):
-        j = features[o]
-        lo[o] = mins[j]
-        hi[o] = maxs[j]
-        width[o] = maxs[j] - mins[j]
-        two[o] = two_valued[j]
-    out = np.empty((n, m), dtype=np.uint8)
-    for i in range(n):
-        for o in range(m):
-            x = X[i, features[o]]
-            if two[o]:
-                out[i, o] = 1 if x == hi[o] else 0
-            else:
-                b = int((x - lo[o]) / width[o] * n_bins)
-                if b > n_cuts:
-                    b = n_cuts
-                out[i, o] = b
-    return out
-
-
 def make_folds(n, n_folds, seed) -> np.ndarray:
     """Fold id (0 .. n_folds-1) of each of ``n`` rows: a random permutation dealt into
     ``n_folds`` equal-sized folds (sizes differ by at most one), seeded by
@@ -230,272 +176,6 @@ def make_folds(n, n_folds, seed) -> np.ndarray:
     folds = np.empty(n, dtype=np.int64)
     folds[rng.permutation(n)] = np.arange(n, dtype=np.int64) % n_folds
     return folds
-
-
-# --------------------------------------------------------------------------- compiled kernel
-
-@njit(cache=True, nogil=True)
-def _bound(L, T, c_prior, delta):
-    """eq. 3.4 on counts (``T > 0``); the same float operations as the reference."""
-    fl = float(L)
-    ft = float(T)
-    return fl / ft - math.sqrt(c_prior * (1.0 - c_prior) * (1.0 - delta) / (delta * ft))
-
-
-@njit(cache=True, nogil=True)
-def _before(i, j, node_lb, node_lt):
-    """True when node ``i`` leaves the queue before node ``j``: larger tree lower bound,
-    then more labeled tree rows, then created earlier."""
-    if node_lb[i] != node_lb[j]:
-        return node_lb[i] > node_lb[j]
-    if node_lt[i] != node_lt[j]:
-        return node_lt[i] > node_lt[j]
-    return i < j
-
-
-@njit(cache=True, nogil=True)
-def _heap_push(heap, size, node, node_lb, node_lt):
-    pos = size
-    heap[pos] = node
-    while pos > 0:
-        parent = (pos - 1) >> 1
-        if _before(heap[pos], heap[parent], node_lb, node_lt):
-            tmp = heap[parent]
-            heap[parent] = heap[pos]
-            heap[pos] = tmp
-            pos = parent
-        else:
-            break
-    return size + 1
-
-
-@njit(cache=True, nogil=True)
-def _heap_pop(heap, size, node_lb, node_lt):
-    top = heap[0]
-    size -= 1
-    heap[0] = heap[size]
-    pos = 0
-    while True:
-        left = 2 * pos + 1
-        if left >= size:
-            break
-        best = left
-        right = left + 1
-        if right < size and _before(heap[right], heap[left], node_lb, node_lt):
-            best = right
-        if _before(heap[best], heap[pos], node_lb, node_lt):
-            tmp = heap[best]
-            heap[best] = heap[pos]
-            heap[pos] = tmp
-            pos = best
-        else:
-            break
-    return top, size
-
-
-@njit(cache=True, nogil=True)
-def _grow_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k, max_splits, min_node_size):
-    """One fold of one pass of Algorithm 1 (lines 5-16 with ``delta`` given).
-
-    ``bins`` (n, m) uint8, ``s`` (n,) uint8, ``n_values`` (m,) int64, ``tree_rows`` and
-    ``est_rows`` int64 row indices (non-empty). Returns ``(c_best, c_most_promising,
-    n_splits, split_features)``: the ``"max"`` estimate, the ``"most_promising"``
-    estimate of the same tree, the number of splits and the attribute of each split in
-    order (-1 padded to ``max_splits``)."""
-    n_feat = bins.shape[1]
-    max_nv = 1
-    n_usable = 0
-    for a in range(n_feat):
-        if n_values[a] > max_nv:
-            max_nv = n_values[a]
-        if n_values[a] >= 2:
-            n_usable += 1
-    pt = tree_rows.copy()
-    pe = est_rows.copy()
-    nt = pt.shape[0]
-    ne = pe.shape[0]
-    buf = np.empty(max(nt, ne), dtype=np.int64)
-
-    le_root = 0
-    for i in range(ne):
-        le_root += s[pe[i]]
-    lt_root = 0
-    for i in range(nt):
-        lt_root += s[pt[i]]
-    c_best = float(le_root) / float(ne)  # line 6
-
-    max_nodes = 1 + max_splits * max_nv
-    node_ts = np.empty(max_nodes, dtype=np.int64)
-    node_te = np.empty(max_nodes, dtype=np.int64)
-    node_es = np.empty(max_nodes, dtype=np.int64)
-    node_ee = np.empty(max_nodes, dtype=np.int64)
-    node_parent = np.empty(max_nodes, dtype=np.int64)
-    node_feat = np.empty(max_nodes, dtype=np.int64)
-    node_depth = np.empty(max_nodes, dtype=np.int64)
-    node_lb = np.empty(max_nodes, dtype=np.float64)
-    node_lt = np.empty(max_nodes, dtype=np.int64)
-    heap = np.empty(max_nodes, dtype=np.int64)
-    hsize = 0
-    n_nodes = 0
-
-    # most promising subdomain (tree-data lower bound), starting with the root
-    mp_lb = -np.inf
-    mp_le = le_root
-    mp_te = ne
-    if nt > 0:
-        mp_lb = _bound(lt_root, nt, c_prior, delta)
-        if nt >= min_node_size and 0 < lt_root < nt and n_usable > 0:
-            node_ts[0] = 0
-            node_te[0] = nt
-            node_es[0] = 0
-            node_ee[0] = ne
-            node_parent[0] = -1
-            node_feat[0] = -1
-            node_depth[0] = 0
-            node_lb[0] = mp_lb
-            node_lt[0] = lt_root
-            n_nodes = 1
-            hsize = _heap_push(heap, hsize, 0, node_lb, node_lt)
-
-    used = np.zeros(n_feat, dtype=np.bool_)
-    cnt_t = np.zeros(n_feat * max_nv, dtype=np.int64)
-    cnt_l = np.zeros(n_feat * max_nv, dtype=np.int64)
-    cnt_e = np.zeros(max_nv, dtype=np.int64)
-    cnt_el = np.zeros(max_nv, dtype=np.int64)
-    pos = np.zeros(max_nv, dtype=np.int64)
-    split_features = np.full(max_splits, -1, dtype=np.int64)
-    n_splits = 0
-
-    while n_splits < max_splits and hsize > 0:
-        node, hsize = _heap_pop(heap, hsize, node_lb, node_lt)  # lines 9-10
-        ts = node_ts[node]
-        te = node_te[node]
-        es = node_es[node]
-        ee = node_ee[node]
-
-        # L and T per attribute and bin on the node's tree rows
-        cnt_t[:] = 0
-        cnt_l[:] = 0
-        for i in range(ts, te):
-            r = pt[i]
-            if s[r]:
-                for a in range(n_feat):
-                    j = a * max_nv + bins[r, a]
-                    cnt_t[j] += 1
-                    cnt_l[j] += 1
-            else:
-                for a in range(n_feat):
-                    cnt_t[a * max_nv + bins[r, a]] += 1
-
-        # line 11: max-bepp over the unused attributes that split the tree rows
-        q = node
-        while node_parent[q] >= 0:
-            used[node_feat[q]] = True
-            q = node_parent[q]
-        best_a = -1
-        best_score = -1.0
-        for a in range(n_feat):
-            if used[a] or n_values[a] < 2:
-                continue
-            nonempty = 0
-            score = 0.0
-            for v in range(n_values[a]):
-                tv = cnt_t[a * max_nv + v]
-                if tv > 0:
-                    nonempty += 1
-                    val = float(cnt_l[a * max_nv + v]) / (float(tv) + k)
-                    if val > score:
-                        score = val
-            if nonempty < 2:
-                continue
-            if score > best_score:
-                best_score = score
-                best_a = a
-        q = node
-        while node_parent[q] >= 0:
-            used[node_feat[q]] = False
-            q = node_parent[q]
-        if best_a < 0:
-            continue
-        split_features[n_splits] = best_a
-        n_splits += 1
-        nv = n_values[best_a]
-        off = best_a * max_nv
-
-        # partition the tree rows by the bin of best_a (stable counting sort)
-        acc = ts
-        for v in range(nv):
-            pos[v] = acc
-            acc += cnt_t[off + v]
-        for i in range(ts, te):
-            r = pt[i]
-            b = bins[r, best_a]
-            buf[pos[b]] = r
-            pos[b] += 1
-        for i in range(ts, te):
-            pt[i] = buf[i]
-        # partition the estimation rows, counting T and L per child
-        for v in range(nv):
-            cnt_e[v] = 0
-            cnt_el[v] = 0
-        for i in range(es, ee):
-            r = pe[i]
-            b = bins[r, best_a]
-            cnt_e[b] += 1
-            cnt_el[b] += s[r]
-        acc = es
-        for v in range(nv):
-            pos[v] = acc
-            acc += cnt_e[v]
-        for i in range(es, ee):
-            r = pe[i]
-            b = bins[r, best_a]
-            buf[pos[b]] = r
-            pos[b] += 1
-        for i in range(es, ee):
-            pe[i] = buf[i]
-
-        # lines 12-15
-        child_ts = ts
-        child_es = es
-        depth = node_depth[node] + 1
-        for v in range(nv):
-            tt = cnt_t[off + v]
-            lt = cnt_l[off + v]
-            te_v = cnt_e[v]
-            le_v = cnt_el[v]
-            if te_v >= min_node_size:
-                c_low = _bound(le_v, te_v, c_prior, delta)
-                if c_low > c_best:
-                    c_best = c_low
-            if tt > 0:
-                lb_t = _bound(lt, tt, c_prior, delta)
-                if lb_t > mp_lb:
-                    mp_lb = lb_t
-                    mp_le = le_v
-                    mp_te = te_v
-                if tt >= min_node_size and 0 < lt < tt and depth < n_usable:
-                    c = n_nodes
-                    n_nodes += 1
-                    node_ts[c] = child_ts
-                    node_te[c] = child_ts + tt
-                    node_es[c] = child_es
-                    node_ee[c] = child_es + te_v
-                    node_parent[c] = node
-                    node_feat[c] = best_a
-                    node_depth[c] = depth
-                    node_lb[c] = lb_t
-                    node_lt[c] = lt
-                    hsize = _heap_push(heap, hsize, c, node_lb, node_lt)
-            child_ts += tt
-            child_es += te_v
-
-    c_mp = float(le_root) / float(ne)
-    if mp_te >= min_node_size:
-        c_low = _bound(mp_le, mp_te, c_prior, delta)
-        if c_low > c_mp:
-            c_mp = c_low
-    return c_best, c_mp, n_splits, split_features
 
 
 # --------------------------------------------------------------------------- driver
@@ -555,21 +235,6 @@ def run_tice(bins, s, n_values, folds, k=5.0, max_splits=500, min_node_size=10, 
 
 # --------------------------------------------------------------------------- estimator
 
-def _check_int(value, name, minimum, maximum=None):
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}, got {value!r}")
-    if value < minimum or (maximum is not None and value > maximum):
-        rng = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
-        raise ValueError(f"{name} must be {rng}, got {value}")
-    return int(value)
-
-
-def _check_real(value, name):
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
-        raise ValueError(f"{name} must be a finite number, got {value!r}")
-    return float(value)
-
-
 class TIcE(BasePriorEstimator):
     """TIcE class-prior estimator (Bekker & Davis 2018; thesis ch. 3, Algorithm 1).
 
@@ -621,6 +286,21 @@ class TIcE(BasePriorEstimator):
         Indices of the non-constant features the tree may split on.
     """
 
+    _parameter_constraints: dict = {
+        "n_folds": [Interval(Integral, 2, None, closed="left")],
+        "max_splits": [Interval(Integral, 0, None, closed="left")],
+        "k": [Interval(Real, 0, None, closed="left")],
+        "n_bins": [Interval(Integral, 2, 255, closed="both")],
+        "min_node_size": [Interval(Integral, 1, None, closed="left")],
+        "delta": [None, Interval(Real, 0, 1, closed="right")],
+        "tr_factor": [Interval(Real, 0, None, closed="neither")],
+        "variant": [StrOptions(set(VARIANTS))],
+        "refine": ["boolean"],
+        # one fold id per row, at least two distinct ids: checked against the data in fit
+        "folds": [None, "array-like"],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
     def __init__(self, n_folds=5, max_splits=500, k=5, n_bins=4, min_node_size=10, delta=None,
                  tr_factor=1.0, variant="max", refine=True, folds=None, random_state=None):
         self.n_folds = n_folds
@@ -635,26 +315,10 @@ class TIcE(BasePriorEstimator):
         self.folds = folds
         self.random_state = random_state
 
-    def _check_params(self, n):
-        max_splits = _check_int(self.max_splits, "max_splits", 0)
-        n_bins = _check_int(self.n_bins, "n_bins", 2, 255)
-        min_node_size = _check_int(self.min_node_size, "min_node_size", 1)
-        k = _check_real(self.k, "k")
-        if k < 0:
-            raise ValueError(f"k must be >= 0, got {self.k!r}")
-        delta = None
-        if self.delta is not None:
-            delta = _check_real(self.delta, "delta")
-            if not 0.0 < delta <= 1.0:
-                raise ValueError(f"delta must lie in (0, 1] or be None, got {self.delta!r}")
-        tr_factor = _check_real(self.tr_factor, "tr_factor")
-        if tr_factor <= 0:
-            raise ValueError(f"tr_factor must be > 0, got {self.tr_factor!r}")
-        if not isinstance(self.variant, str) or self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, got {self.variant!r}")
-        if not isinstance(self.refine, (bool, np.bool_)):
-            raise ValueError(f"refine must be True or False, got {self.refine!r}")
-        n_folds = _check_int(self.n_folds, "n_folds", 2)
+    def _folds(self, n):
+        """Fold id of each of the ``n`` rows: ``folds`` checked against the data, or
+        :func:`make_folds` seeded by ``random_state``."""
+        n_folds = int(self.n_folds)
         seed = seed_to_int(self.random_state, "random_state", fresh_if_none=self.folds is None)
         if self.folds is None:
             if n_folds > n:
@@ -671,13 +335,15 @@ class TIcE(BasePriorEstimator):
             if np.unique(folds).size < 2:
                 raise ValueError("folds must contain at least two distinct fold ids")
             folds = folds.astype(np.int64)
-        return dict(max_splits=max_splits, n_bins=n_bins, min_node_size=min_node_size, k=k, delta=delta,
-                    tr_factor=tr_factor, variant=self.variant, refine=bool(self.refine)), folds
+        return folds
 
     def _estimate(self, X, s):
-        params, folds = self._check_params(X.shape[0])
-        bins, n_values, features = bin_features(X, params.pop("n_bins"))
-        res = run_tice(bins, s, n_values, folds, **params)
+        folds = self._folds(X.shape[0])
+        bins, n_values, features = bin_features(X, int(self.n_bins))
+        res = run_tice(bins, s, n_values, folds, k=float(self.k), max_splits=int(self.max_splits),
+                       min_node_size=int(self.min_node_size),
+                       delta=None if self.delta is None else float(self.delta), tr_factor=float(self.tr_factor),
+                       variant=self.variant, refine=bool(self.refine))
         self.folds_ = folds
         self.features_ = features
         self.c_folds_ = np.asarray(res["c_folds"], dtype=np.float64)
