@@ -15,7 +15,12 @@ from pu_lib import registry
 from sklearn_expected_failures import EXPECTED_FAILED_CHECKS, expected_failed_checks
 
 #: registry name -> constructor parameters used for the checks (speed only)
-CHECK_PARAMS: dict[str, dict] = {}
+CHECK_PARAMS: dict[str, dict] = {
+    # class-prior estimators: few small XGBoost models, 2 folds, at most 2 GMM components
+    "pulscar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}},
+    "pulsnar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}, "max_clusters": 2},
+    "tice": {"max_splits": 20},
+}
 
 
 def _instances():
