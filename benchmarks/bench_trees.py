@@ -354,13 +354,13 @@ def run_size(size, args):
     pn = run_model(
         "pu_lib PN ET (gini)",
         lambda: PNExtraTreesClassifier(criterion="gini", max_features="sqrt", use_dask=False, **common),
-        lambda e: e.estimators_,
+        lambda e: e.trees_,
         X_tr, y_tr, X_te, y_te, args.repeat)
     pu = run_model(
         "pu_lib PU ET (nnPU, quad)",
         lambda: PUExtraTreesClassifier(risk="nnpu", loss="quadratic", max_features="sqrt", prior=prior,
                                        scenario="single_training_set", use_dask=False, **common),
-        lambda e: e.estimators_,
+        lambda e: e.trees_,
         X_tr, s, X_te, y_te, args.repeat)
 
     rows = []

@@ -16,6 +16,13 @@ from sklearn_expected_failures import EXPECTED_FAILED_CHECKS, expected_failed_ch
 
 #: registry name -> constructor parameters used for the checks (speed only)
 CHECK_PARAMS: dict[str, dict] = {
+    # tree methods: few trees; PU trees get a numeric prior (no prior estimator in the loop)
+    "pu_extra_trees": {"n_estimators": 5, "prior": 0.4},
+    "pu_decision_tree": {"prior": 0.4},
+    "pn_extra_trees": {"n_estimators": 5},
+    "supervised_et": {"n_estimators": 5},
+    "naive_pu_et": {"n_estimators": 5},
+    "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
     # class-prior estimators: few small XGBoost models, 2 folds, at most 2 GMM components
     "pulscar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}},
     "pulsnar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}, "max_clusters": 2},

@@ -7,5 +7,14 @@
 
 from pu_lib.baselines.elkan_noto import ElkanNotoClassifier
 from pu_lib.baselines.naive import NaivePUClassifier
+from pu_lib.baselines.naive_pu_et import NaivePUExtraTreesClassifier
+from pu_lib.baselines.pu_bagging import PUBaggingExtraTreesClassifier
+from pu_lib.baselines.supervised_et import SupervisedExtraTreesClassifier
 
-__all__ = ["ElkanNotoClassifier", "NaivePUClassifier"]
+__all__ = [
+    "ElkanNotoClassifier",
+    "NaivePUClassifier",
+    "NaivePUExtraTreesClassifier",
+    "PUBaggingExtraTreesClassifier",
+    "SupervisedExtraTreesClassifier",
+]

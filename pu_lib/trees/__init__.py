@@ -1,22 +1,22 @@
 """Tree learners on one compiled engine: PU decision trees and PU Extra Trees (Wilton,
-Koay, Ko, Xu, Ye, NeurIPS 2022), PN trees on the same engine, and the paper's tree
-baselines (SupervisedET, NaivePUET, PUBaggingET).
+Koay, Ko, Xu, Ye, NeurIPS 2022) and PN trees on the same engine. The paper's tree
+baselines (SupervisedET, NaivePUET, PUBaggingET) are in :mod:`pu_lib.baselines`.
 
-Modules: :mod:`._criteria` (node risks and split gains, Propositions 1-5, Theorem 1),
-:mod:`._builder` (the numba tree builder and predictor), :mod:`._tree` (fitted trees as
-flat arrays), :mod:`._parallel` (threads / Dask), :mod:`._classes` (the estimators).
+Modules: :mod:`._criteria` (the criterion table and the node formulas: impurity = the
+paper's minimum partial risk R*, improvement = its risk reduction RR; Propositions 1-5,
+Theorem 1), :mod:`._builder` (the numba tree builder and predictor), :mod:`._tree`
+(fitted trees as flat arrays), :mod:`._parallel` (threads / Dask), :mod:`._classes` (the
+estimators).
 """
 
 from pu_lib.trees._classes import (
-    NaivePUExtraTreesClassifier,
     PNDecisionTreeClassifier,
     PNExtraTreesClassifier,
-    PUBaggingExtraTreesClassifier,
     PUDecisionTreeClassifier,
     PUExtraTreesClassifier,
-    SupervisedExtraTreesClassifier,
     pu_weights,
 )
+from pu_lib.trees._criteria import CRITERIA
 from pu_lib.trees._tree import Tree
 
 __all__ = [
@@ -24,9 +24,7 @@ __all__ = [
     "PUExtraTreesClassifier",
     "PNDecisionTreeClassifier",
     "PNExtraTreesClassifier",
-    "SupervisedExtraTreesClassifier",
-    "NaivePUExtraTreesClassifier",
-    "PUBaggingExtraTreesClassifier",
+    "CRITERIA",
     "Tree",
     "pu_weights",
 ]

@@ -4,12 +4,17 @@ One function, :func:`build_tree`, grows a tree depth first over a float32 ``X``
 (either layout; see ``FORTRAN_COPY_MAX_BYTES`` in :mod:`._classes`) and the per-example
 weights of :mod:`pu_lib.trees._criteria`; it returns the tree
 as flat arrays (node ``i``'s children, feature, threshold, value v*, weights, sample
-count, risk and risk reduction), like scikit-learn's ``Tree``. Two splitters share it:
+count, impurity and improvement), like scikit-learn's ``Tree``. Rows listed in
+``samples_in`` are the training sample (the caller leaves out rows of zero sample weight
+and repeats rows for a bootstrap); ``n_node_samples``, ``min_samples_split`` and
+``min_samples_leaf`` count these rows, unweighted (scikit-learn's convention), while the
+criteria see the weights ``a`` and ``u``. Two splitters share it:
 
 * ``SPLIT_RANDOM`` -- Extra-Trees (Wilton et al. 2022, Algorithm 5; Geurts et al. 2006):
   draw features uniformly without replacement, skipping those constant in the node,
   until ``max_features`` non-constant ones have been tried (or none are left); for each,
-  draw ``n_thresholds`` cut points and keep the split with the largest risk reduction.
+  draw ``n_thresholds`` cut points and keep the split with the largest improvement
+  (for the PU criteria: risk reduction).
 * ``SPLIT_BEST`` -- exhaustive search (Algorithm 2): sort the node's values of each tried
   feature, take the midpoints between consecutive distinct values and scan them with
   running sums, O(n log n + m) per feature.
@@ -24,7 +29,10 @@ Cut-point rules for the random splitter:
   distinct values in the node; also never leaves a child empty.
 
 Random numbers come from a splitmix64 generator seeded per tree, so a tree depends only
-on its seed and its data, not on thread or process scheduling.
+on its seed and its data, not on thread or process scheduling. A node in which every
+feature is constant leaves no trace on the generator (its draws are undone), and
+improvements within ``TIE_TOL`` are ties won by the first candidate; both make a row of
+integer weight ``k`` grow the same tree as ``k`` copies of it.
 """
 
 from __future__ import annotations
@@ -32,7 +40,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from pu_lib.trees._criteria import is_pure, node_risk, node_value, split_gain
+from pu_lib.trees._criteria import is_pure, node_impurity, node_value, split_improvement
 
 SPLIT_RANDOM = 0
 SPLIT_BEST = 1
@@ -42,6 +50,15 @@ DRAW_NONCONSTANT = 0
 DRAW_ANY = 1
 
 TREE_LEAF = -1
+
+#: Candidate splits whose improvements differ by less than ``TIE_TOL`` times the node's
+#: weight (``Wp + |W|``, the scale of every criterion's impurity) are ties, won by the
+#: first candidate (in draw order, then threshold order). Mathematically tied splits are
+#: common in small nodes (e.g. cutting off either of two rows of equal weight); their
+#: improvements can differ in the last bits depending on how the node weights were
+#: summed, and this tolerance makes the choice independent of such rounding -- so that
+#: an integer sample weight ``k`` grows exactly the tree of ``k`` copies of the row.
+TIE_TOL = 1e-10
 
 
 # --------------------------------------------------------------------------- RNG
@@ -124,8 +141,8 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     wp_arr = np.zeros(cap, np.float64)
     w_arr = np.zeros(cap, np.float64)
     n_arr = np.zeros(cap, np.int64)
-    risk_arr = np.zeros(cap, np.float64)
-    rr_arr = np.zeros(cap, np.float64)
+    impurity_arr = np.zeros(cap, np.float64)
+    improvement_arr = np.zeros(cap, np.float64)
     depth_arr = np.zeros(cap, np.int64)
 
     state = np.empty(1, np.uint64)
@@ -146,6 +163,10 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     # order fixed by the ancestors and restored from const_feats after each node.
     feats = np.arange(d)
     const_feats = np.arange(d)
+    # the swaps of feats made by one node's draws (at most d), undone when the node turns
+    # out to have no non-constant feature
+    swap_a = np.empty(d, np.int64)
+    swap_b = np.empty(d, np.int64)
 
     # stack entries: start, end, depth, parent, is_left, wp, w, n_known_constants
     st_start = np.empty(cap, np.int64)
@@ -185,22 +206,24 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 left[parent] = node
             else:
                 right[parent] = node
-        risk = node_risk(crit, wp, w)
+        impurity = node_impurity(crit, wp, w)
         value[node] = node_value(wp, w)
         wp_arr[node] = wp
         w_arr[node] = w
         n_arr[node] = n_node
-        risk_arr[node] = risk
+        impurity_arr[node] = impurity
         depth_arr[node] = depth
 
         if (n_node < min_samples_split or n_node < 2 * min_samples_leaf
-                or (max_depth >= 0 and depth >= max_depth) or is_pure(crit, wp, w, risk)):
+                or (max_depth >= 0 and depth >= max_depth) or is_pure(crit, wp, w, impurity)):
             continue
 
         # ---- split search: draw features uniformly without replacement until
         # max_features non-constant ones have been evaluated (Algorithm 5: "F attributes
         # uniformly at random from all non-constant attributes at the node").
         best_gain = -np.inf
+        # improvements closer than this are ties, won by the first candidate (see TIE_TOL)
+        tie = TIE_TOL * (wp + abs(w))
         best_f = -1
         best_t = 0.0
         n_visited = 0
@@ -208,6 +231,8 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
         n_drawn_const = 0
         n_found = 0
         f_i = d
+        n_swaps = 0
+        rng_before = state[0]
         while f_i > n_known + n_found and (
                 n_visited < max_features if draw_rule == DRAW_NONCONSTANT
                 else (n_draws < max_features or n_visited == 0)):
@@ -217,6 +242,9 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 tmp = feats[n_drawn_const]
                 feats[n_drawn_const] = feats[f_j]
                 feats[f_j] = tmp
+                swap_a[n_swaps] = n_drawn_const
+                swap_b[n_swaps] = f_j
+                n_swaps += 1
                 n_drawn_const += 1
                 continue
             f_j += n_found
@@ -233,6 +261,9 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 # constant here: move it to the node's constants, it does not count
                 feats[f_j] = feats[n_known + n_found]
                 feats[n_known + n_found] = f
+                swap_a[n_swaps] = f_j
+                swap_b[n_swaps] = n_known + n_found
+                n_swaps += 1
                 n_found += 1
                 continue
             f_i -= 1
@@ -269,8 +300,8 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                         n_l += c
                     if n_l < min_samples_leaf or n_node - n_l < min_samples_leaf:
                         continue
-                    gain = split_gain(crit, risk, wp_l, w_l, wp - wp_l, w - w_l)
-                    if gain > best_gain:
+                    gain = split_improvement(crit, impurity, wp_l, w_l, wp - wp_l, w - w_l)
+                    if gain > best_gain + tie:
                         best_gain = gain
                         best_f = f
                         best_t = t
@@ -290,14 +321,26 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                     n_l = k + 1
                     if n_l < min_samples_leaf or m - n_l < min_samples_leaf:
                         continue
-                    gain = split_gain(crit, risk, wp_l, w_l, wp - wp_l, w - w_l)
-                    if gain > best_gain:
+                    gain = split_improvement(crit, impurity, wp_l, w_l, wp - wp_l, w - w_l)
+                    if gain > best_gain + tie:
                         best_gain = gain
                         best_f = f
                         best_t = 0.5 * (float(x0) + float(x1))
                         improved = True
             if improved:  # keep this feature's values: swap the buffers, no copy
                 vals, best_vals = best_vals, vals
+
+        if n_visited == 0:
+            # every feature is constant in the node: a leaf, and like a node stopped by the
+            # rules above it leaves no trace -- its draws are undone (random state and
+            # feature order), so that k identical rows grow the same tree as one row of
+            # weight k (which stops at min_samples_split without drawing)
+            for k in range(n_swaps - 1, -1, -1):
+                tmp = feats[swap_a[k]]
+                feats[swap_a[k]] = feats[swap_b[k]]
+                feats[swap_b[k]] = tmp
+            state[0] = rng_before
+            continue
 
         # restore the ancestors' constants order; record this node's new constants
         for k in range(n_known):
@@ -342,7 +385,7 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
         pos = i
         feature[node] = best_f
         threshold[node] = best_t
-        rr_arr[node] = split_gain(crit, risk, wp_l, w_l, wp_r, w_r)
+        improvement_arr[node] = split_improvement(crit, impurity, wp_l, w_l, wp_r, w_r)
 
         # push right first so that the left subtree gets the next node ids
         top = _push(top, st_start, st_end, st_depth, st_parent, st_isleft, st_wp, st_w, st_known,
@@ -352,7 +395,7 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
 
     k = node_count
     return (left[:k].copy(), right[:k].copy(), feature[:k].copy(), threshold[:k].copy(), value[:k].copy(),
-            wp_arr[:k].copy(), w_arr[:k].copy(), n_arr[:k].copy(), risk_arr[:k].copy(), rr_arr[:k].copy(),
+            wp_arr[:k].copy(), w_arr[:k].copy(), n_arr[:k].copy(), impurity_arr[:k].copy(), improvement_arr[:k].copy(),
             depth_arr[:k].copy())
 
 

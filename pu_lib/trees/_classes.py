@@ -1,9 +1,11 @@
-"""PU decision trees and PU Extra Trees (Wilton, Koay, Ko, Xu, Ye, NeurIPS 2022), their
-PN counterparts and the paper's tree baselines, all on one compiled engine.
+"""PU decision trees and PU Extra Trees (Wilton, Koay, Ko, Xu, Ye, NeurIPS 2022) and their
+PN counterparts, all on one compiled engine. The paper's tree baselines (SupervisedET,
+NaivePUET, PUBaggingET) build on these classes in :mod:`pu_lib.baselines`.
 
-Labels follow pu_lib's convention: ``fit(X, s)`` with ``s = 1`` for labeled positives and
-``s = 0`` for unlabeled examples; ``predict`` returns 0/1 and ``predict_proba`` has the
-columns ``[P(y=0), P(y=1)]``.
+Labels follow pu_lib's convention: PU trees are fitted with ``fit(X, s)``, ``s = 1`` for
+labeled positives and ``s = 0`` for unlabeled examples; ``predict`` returns 0/1 and
+``predict_proba`` has the columns ``[P(y=0), P(y=1)]``. PN trees take any two class
+labels (``classes_``, sorted; the second is the positive class of the criteria).
 
 **The two PU scenarios and the meaning of ``prior``.**
 
@@ -21,11 +23,32 @@ The paper's protocol can be written either way: ``(X, s)`` single-training-set, 
 labeled rows stacked on top of all rows, labeled ``[1]*n_p + [0]*n``, case-control, with
 the same prior. Both give the same node weights and hence the same trees (tested).
 
-``prior`` may also be the name of a prior estimator of :mod:`pu_lib.prior` (``"tice"``,
-``"pulscar"``, ``"pulsnar"``, ``"elkan_noto"``) or an estimator with ``fit(X, s)`` and a
+``prior`` may also be the name of a prior estimator (a method of kind ``"prior"`` in
+:mod:`pu_lib.registry`: ``"tice"``, ``"pulscar"``, ...) or an estimator with ``fit(X, s)`` and a
 ``prior_`` attribute (for case-control, ``alpha_``: the positive fraction among the
 unlabeled); it is cloned and fitted on the training data inside ``fit``
 (``prior_estimator_`` keeps it; None when ``prior`` is a number).
+
+**Sample weights.** Every ``fit`` takes ``sample_weight`` (non-negative, one per row).
+A row's weight multiplies its node weights, and the normalisations use weighted sums
+(``w_p = prior / sum of the labeled rows' weights``, ``w_u = 1 / sum of all weights``
+in the single-training-set scenario, ``1 / sum of the unlabeled rows' weights`` in the
+case-control scenario, ``1 / sum of all weights`` for PN trees), so an integer weight
+``k`` gives the tree of ``k`` copies of the row and a zero weight the tree without the row
+(zero-weight rows are left out before any tree is grown). Row counts stay unweighted,
+as in scikit-learn: ``min_samples_split`` and ``min_samples_leaf`` (and the trees'
+``n_node_samples``) count training rows, not weight. With a prior estimator (name or
+object) and ``sample_weight``, the weights are passed to the estimator's ``fit``; an
+estimator whose ``fit`` takes no ``sample_weight`` is a ``ValueError``.
+
+**Fitted trees.** A decision tree keeps its :class:`pu_lib.trees.Tree` in ``tree_``. A
+forest keeps them in ``trees_`` and, as scikit-learn's forests, a list of fitted
+single-tree estimators in ``estimators_`` (:class:`PUDecisionTreeClassifier` /
+:class:`PNDecisionTreeClassifier` instances, each with its ``tree_``).
+
+Parameters are validated declaratively (scikit-learn's ``_parameter_constraints``) when
+``fit`` is called; an invalid value is a ``ValueError`` naming the parameter and the
+allowed values.
 """
 
 from __future__ import annotations
@@ -34,15 +57,17 @@ import math
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
-from sklearn.utils.validation import check_is_fitted
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.utils._param_validation import HasMethods, Integral, Interval, Real, RealNotInt, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_is_fitted, column_or_1d, has_fit_parameter, validate_data
 
-from pu_lib._seeding import seed_to_int
-from pu_lib._validation import check_binary, check_prior, check_X, check_X_s
-from pu_lib.trees._criteria import LOSSES, PN_CRITERIA, PU_CRITERIA
+from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import SCENARIOS, check_prior, check_sample_weight, check_scenario, check_X, check_X_s
+from pu_lib.base import PUClassifierMixin
+from pu_lib.trees._criteria import LOSSES, PN_CRITERIA, PU_RISKS, criterion_code, pu_criterion_code
 from pu_lib.trees._parallel import fit_trees, forest_predict, pack
 
-SCENARIOS = ("single_training_set", "case_control")
 THRESHOLD_RULES = {"uniform": 0, "authors": 1}
 SPLITTERS = {"random": 0, "best": 1}
 FEATURE_DRAWS = {"nonconstant": 0, "any": 1}
@@ -52,74 +77,87 @@ __all__ = [
     "PUExtraTreesClassifier",
     "PNDecisionTreeClassifier",
     "PNExtraTreesClassifier",
-    "SupervisedExtraTreesClassifier",
-    "NaivePUExtraTreesClassifier",
-    "PUBaggingExtraTreesClassifier",
+    "pu_weights",
+    "pn_weights",
 ]
 
 
-# --------------------------------------------------------------------------- validation
+# --------------------------------------------------------------------------- parameters
 
-def _check_int(value, name, minimum, allow_none=False):
-    if value is None and allow_none:
-        return None
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise ValueError(f"{name} must be an integer >= {minimum}{' or None' if allow_none else ''}, got {value!r}")
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return int(value)
+def _prior_estimator_names() -> set[str]:
+    """Names accepted as ``prior="NAME"``: the registry's methods of kind ``"prior"``."""
+    from pu_lib import registry
+
+    return set(registry.names("prior"))
+
+
+#: constraints shared by every tree estimator
+_TREE_CONSTRAINTS: dict = {
+    "max_features": [
+        Interval(Integral, 1, None, closed="left"),
+        Interval(RealNotInt, 0.0, 1.0, closed="right"),
+        StrOptions({"sqrt", "log2", "all"}),
+        None,
+    ],
+    "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+    "max_depth": [Interval(Integral, 1, None, closed="left"), None],
+    "min_samples_split": [Interval(Integral, 2, None, closed="left")],
+    "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
+    "threshold_rule": [StrOptions(set(THRESHOLD_RULES))],
+    "feature_draw": [StrOptions(set(FEATURE_DRAWS))],
+    # None, a seed in [0, 2**32 - 1] or a numpy Generator (drawn from once for a seed)
+    "random_state": [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator],
+}
+#: the PU trees' parameters beyond those
+_PU_CONSTRAINTS: dict = {
+    "risk": [StrOptions(set(PU_RISKS))],
+    "loss": [StrOptions(set(LOSSES))],
+    "prior": [
+        Interval(Real, 0.0, 1.0, closed="neither"),
+        StrOptions(_prior_estimator_names()),
+        HasMethods(["fit"]),
+        None,
+    ],
+    "scenario": [StrOptions(set(SCENARIOS))],
+}
+#: the forests' parameters
+_FOREST_CONSTRAINTS: dict = {
+    "n_estimators": [Interval(Integral, 1, None, closed="left")],
+    "bootstrap": ["boolean"],
+    "n_jobs": [Integral, None],
+    "use_dask": [StrOptions({"auto"}), "boolean"],
+}
+_SPLITTER_CONSTRAINT = {"splitter": [StrOptions(set(SPLITTERS))]}
+_PN_CONSTRAINT = {"criterion": [StrOptions(set(PN_CRITERIA))]}
 
 
 def _resolve_max_features(max_features, d: int) -> int:
     """'sqrt' -> ceil(sqrt(d)) (the paper's F), 'log2' -> ceil(log2(d)), None / 'all' -> d,
-    int -> that many, float in (0, 1] -> ceil(fraction * d)."""
+    int -> that many (at most d), float in (0, 1] -> ceil(fraction * d)."""
     if max_features is None or max_features == "all":
         return d
     if max_features == "sqrt":
         return max(1, math.ceil(math.sqrt(d)))
     if max_features == "log2":
         return max(1, math.ceil(math.log2(d))) if d > 1 else 1
-    if isinstance(max_features, bool):
-        raise ValueError(f"max_features must be 'sqrt', 'log2', None, an int or a float, got {max_features!r}")
     if isinstance(max_features, numbers.Integral):
-        if max_features < 1:
-            raise ValueError(f"max_features must be >= 1, got {max_features}")
         return min(int(max_features), d)
-    if isinstance(max_features, numbers.Real):
-        if not 0.0 < max_features <= 1.0:
-            raise ValueError(f"max_features as a fraction must lie in (0, 1], got {max_features}")
-        return max(1, math.ceil(max_features * d))
-    raise ValueError(f"max_features must be 'sqrt', 'log2', None, an int or a float, got {max_features!r}")
+    return max(1, math.ceil(max_features * d))
 
 
-def _tree_params(est, crit: int, splitter: str, d: int) -> dict:
-    if splitter not in SPLITTERS:
-        raise ValueError(f"splitter must be one of {sorted(SPLITTERS)}, got {splitter!r}")
-    if est.threshold_rule not in THRESHOLD_RULES:
-        raise ValueError(f"threshold_rule must be one of {sorted(THRESHOLD_RULES)}, got {est.threshold_rule!r}")
-    max_depth = _check_int(est.max_depth, "max_depth", 1, allow_none=True)
-    draw = getattr(est, "feature_draw", "nonconstant")
-    if draw not in FEATURE_DRAWS:
-        raise ValueError(f"feature_draw must be one of {sorted(FEATURE_DRAWS)}, got {draw!r}")
+def _engine_params(est, crit: int, splitter: str, d: int) -> dict:
+    """The compiled builder's integer parameters from a (validated) tree estimator."""
     return {
-        "draw_rule": FEATURE_DRAWS[draw],
         "crit": int(crit),
         "splitter": SPLITTERS[splitter],
         "max_features": _resolve_max_features(est.max_features, d),
-        "n_thresholds": _check_int(est.n_thresholds, "n_thresholds", 1),
-        "max_depth": -1 if max_depth is None else max_depth,
-        "min_samples_split": _check_int(est.min_samples_split, "min_samples_split", 2),
-        "min_samples_leaf": _check_int(est.min_samples_leaf, "min_samples_leaf", 1),
+        "n_thresholds": int(est.n_thresholds),
+        "max_depth": -1 if est.max_depth is None else int(est.max_depth),
+        "min_samples_split": int(est.min_samples_split),
+        "min_samples_leaf": int(est.min_samples_leaf),
         "threshold_rule": THRESHOLD_RULES[est.threshold_rule],
+        "draw_rule": FEATURE_DRAWS[est.feature_draw],
     }
-
-
-def _pu_criterion(risk, loss) -> int:
-    if risk not in ("upu", "nnpu"):
-        raise ValueError(f"risk must be 'upu' or 'nnpu', got {risk!r}")
-    if loss not in LOSSES:
-        raise ValueError(f"loss must be one of {list(LOSSES)}, got {loss!r}")
-    return PU_CRITERIA[(risk, loss)]
 
 
 #: For PU trees, X up to this size is copied to column-major order for fitting. Results
@@ -137,69 +175,156 @@ def _fit_layout(Xv, column_major: bool):
     return Xv if (Xv.flags.f_contiguous or Xv.flags.c_contiguous) else np.ascontiguousarray(Xv)
 
 
-def _resolve_prior(prior, X, s, scenario, random_state=None, n_jobs=None):
-    """``(prior, fitted prior estimator or None)`` from the ``prior`` parameter: a number,
-    a registered prior-estimator name (``"tice"``, ``"pulscar"``, ...) or an estimator;
-    see :func:`pu_lib.prior.resolve_prior`. The estimator's seed is derived from the
-    classifier's ``random_state``."""
-    from pu_lib._seeding import derive_seed
-    from pu_lib._seeding import seed_to_int
-    from pu_lib.prior import resolve_prior
-
-    seed = seed_to_int(random_state)
-    est_seed = None if seed is None else derive_seed(seed, "prior_estimator")
-    return resolve_prior(prior, X, s, scenario, random_state=est_seed, n_jobs=n_jobs)
+def _int_seed(random_state) -> int:
+    """One integer seed from ``random_state`` (None: fresh entropy; an int as is; a
+    ``numpy.random.Generator`` is drawn from once)."""
+    return seed_to_int(random_state, fresh_if_none=True)
 
 
-def pu_weights(s, prior: float, scenario: str):
-    """Per-example weights (a, u) of :mod:`pu_lib.trees._criteria` for PU data."""
-    if scenario not in SCENARIOS:
-        raise ValueError(f"scenario must be one of {SCENARIOS}, got {scenario!r}")
-    s = np.asarray(s)
-    lab = s == 1
-    n, n_p = s.shape[0], int(lab.sum())
-    a = np.where(lab, prior / n_p, 0.0)
-    if scenario == "single_training_set":
-        u = np.full(n, 1.0 / n)
-    else:
-        n_u = n - n_p
-        u = np.where(lab, 0.0, 1.0 / n_u)
-    return a.astype(np.float64), u.astype(np.float64)
-
-
-def pn_weights(y):
-    y = np.asarray(y)
-    n = y.shape[0]
-    return np.where(y == 1, 1.0 / n, 0.0), np.full(n, 1.0 / n)
-
-
-def _tree_seeds(random_state, n: int) -> np.ndarray:
-    seed = seed_to_int(random_state, fresh_if_none=True)
+def _tree_seeds(seed: int, n: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 2**63 - 1, size=n, dtype=np.int64)
 
 
-# --------------------------------------------------------------------------- base classes
+# --------------------------------------------------------------------------- data and weights
 
-class _TreeEnsembleMixin:
-    """Shared prediction code. Subclasses set ``estimators_``, ``n_features_in_``,
-    ``_packed`` and ``voting`` ("majority": the paper's vote of the trees' +-1 leaf
-    predictions; "mean": mean leaf value > 0.5, as scikit-learn's forests)."""
+def _check_labels_1d(y, name="y"):
+    """A 1-D label vector (a column vector warns, as in scikit-learn) of binary
+    classification targets: continuous targets raise "Unknown label type", more than two
+    classes "Only binary classification is supported"."""
+    y = column_or_1d(y, warn=True)
+    check_classification_targets(y)
+    kind = type_of_target(y, input_name=name)
+    if kind not in ("binary", "unknown") and np.unique(y).shape[0] > 2:
+        raise ValueError(f"Only binary classification is supported. The type of the target {name} is {kind}.")
+    return y
+
+
+def check_X_fit(est, X, reset: bool) -> np.ndarray:
+    """``X`` as a float32 array for the engine: scikit-learn's ``validate_data`` (2-D,
+    numeric, not sparse, at least one row and column; records or checks
+    ``n_features_in_`` and ``feature_names_in_``), then pu_lib's finiteness check."""
+    X = validate_data(est, X, reset=reset, dtype=np.float32, ensure_all_finite=False)
+    return check_X(X, dtype=np.float32)
+
+
+def _sample_weight(sample_weight, n: int):
+    """None, or the validated weight vector (:func:`pu_lib._validation.check_sample_weight`)."""
+    return None if sample_weight is None else check_sample_weight(sample_weight, n)
+
+
+def _kept_rows(sw):
+    """Training rows of the engine: None (all rows) unless some weights are zero."""
+    if sw is None or np.all(sw > 0):
+        return None
+    return np.flatnonzero(sw > 0).astype(np.int64)
+
+
+def pu_weights(s, prior: float, scenario: str, sample_weight=None):
+    """Per-example weights (a, u) of :mod:`pu_lib.trees._criteria` for PU data, with
+    optional per-row ``sample_weight`` (see the module docstring)."""
+    check_scenario(scenario)
+    s = np.asarray(s)
+    lab = s == 1
+    n = s.shape[0]
+    sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    sum_p = float(sw[lab].sum())
+    sum_u = float(sw[~lab].sum())
+    if not sum_p > 0:
+        raise ValueError("sample_weight is zero on every labeled row (s == 1): one class of s left, "
+                         "PU learning needs labeled positives")
+    if not sum_u > 0:
+        raise ValueError("sample_weight is zero on every unlabeled row (s == 0): one class of s left, "
+                         "PU learning needs unlabeled data")
+    a = np.where(lab, sw * (prior / sum_p), 0.0)
+    if scenario == SCENARIOS[0]:  # single training set: every row is in U
+        u = sw * (1.0 / float(sw.sum()))
+    else:
+        u = np.where(lab, 0.0, sw * (1.0 / sum_u))
+    return a.astype(np.float64), u.astype(np.float64)
+
+
+def pn_weights(y, sample_weight=None):
+    """Per-example weights (a, u) for PN data with 0/1 classes ``y`` (1 = positive)."""
+    y = np.asarray(y)
+    n = y.shape[0]
+    sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    u = sw * (1.0 / float(sw.sum()))
+    return np.where(y == 1, u, 0.0), u
+
+
+def _resolve_prior(prior, X, s, scenario, sample_weight, random_state, n_jobs):
+    """``(prior, fitted prior estimator or None)`` from the ``prior`` parameter (see
+    :func:`pu_lib.prior.resolve_prior`). With ``sample_weight``, a prior estimator (name or
+    object, cloned; a clone whose ``random_state`` is None gets ``random_state``) is fitted
+    with ``fit(X, s, sample_weight=...)``; ``ValueError`` naming it if its ``fit`` does not
+    take ``sample_weight``."""
+    from pu_lib.prior import population_prior, resolve_prior
+
+    if sample_weight is None or prior is None or isinstance(prior, numbers.Real):
+        return resolve_prior(prior, X, s, scenario, random_state=random_state, n_jobs=n_jobs)
+    if isinstance(prior, str):
+        from pu_lib import registry
+
+        est = registry.make_estimator(prior, kind="prior", random_state=random_state, n_jobs=n_jobs)
+    else:
+        est = clone(prior)
+        params = est.get_params(deep=False)
+        if "random_state" in params and params["random_state"] is None and random_state is not None:
+            est.set_params(random_state=random_state)
+    if not has_fit_parameter(est, "sample_weight"):
+        raise ValueError(
+            f"prior estimator {type(est).__name__} does not accept sample_weight in fit; give prior as a "
+            "number, or a prior estimator whose fit takes sample_weight, or fit without sample_weight"
+        )
+    est.fit(X, s, sample_weight=sample_weight)
+    value = population_prior(est, scenario)
+    return check_prior(value, f"prior estimated by {type(est).__name__} ({scenario})"), est
+
+
+# --------------------------------------------------------------------------- shared behaviour
+
+class _TreeModel:
+    """Prediction and importances of one tree or a forest on the compiled engine.
+
+    Subclasses provide ``_fitted_trees()`` (the :class:`~pu_lib.trees.Tree` list),
+    ``classes_``, ``n_features_in_`` and ``_voting``: "majority" (the paper's vote of the
+    trees' +-1 leaf predictions) or "mean" (mean leaf value > 0.5, as scikit-learn's
+    forests)."""
 
     _voting = "majority"
 
+    def _fitted_trees(self) -> list:
+        raise NotImplementedError
+
+    def _predict_n_jobs(self):
+        """Threads for prediction: the forests' ``n_jobs``; one for a single tree."""
+        return None
+
+    def __getstate__(self):
+        state = dict(super().__getstate__())
+        state.pop("_packed", None)  # the trees' arrays packed for prediction: rebuilt on loading
+        return state
+
+    def __setstate__(self, state):
+        super().__setstate__(state)
+        self._pack()
+
+    def _pack(self) -> None:
+        """Pack the fitted trees' arrays for prediction (``_packed``; no copy for one tree)."""
+        try:
+            trees = self._fitted_trees()
+        except AttributeError:  # not fitted
+            return
+        self._packed = pack(trees)
+
     def _check_X_predict(self, X):
-        check_is_fitted(self, "estimators_")
-        X = check_X(X, dtype=np.float32)
-        if X.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"X has {X.shape[1]} features, but {type(self).__name__} was fitted with {self.n_features_in_}"
-            )
-        return np.ascontiguousarray(X)
+        check_is_fitted(self)
+        return np.ascontiguousarray(check_X_fit(self, X, reset=False))
 
     def _votes(self, X):
         X = self._check_X_predict(X)
-        votes, vsum = forest_predict(self._packed, X, getattr(self, "n_jobs", None))
-        n_trees = len(self.estimators_)
+        votes, vsum = forest_predict(self._packed, X, self._predict_n_jobs())
+        n_trees = len(self._fitted_trees())
         return votes, vsum / n_trees, n_trees
 
     def predict_proba(self, X):
@@ -217,80 +342,128 @@ class _TreeEnsembleMixin:
         return p - 0.5
 
     def predict(self, X):
-        """Majority voting (the paper): 1 iff more than half of the trees predict +1, a tree
-        predicting +1 iff its leaf has v* > 0.5 (Proposition 4); a tie gives 0. Mean voting:
-        1 iff the mean clipped v* > 0.5."""
-        return (self.decision_function(X) > 0).astype(np.int64)
+        """Majority voting (the paper): the positive class iff more than half of the trees
+        predict +1, a tree predicting +1 iff its leaf has v* > 0.5 (Proposition 4); a tie
+        gives the negative class. Mean voting: positive iff the mean clipped v* > 0.5."""
+        positive = self.decision_function(X) > 0
+        return self.classes_[positive.astype(np.intp)]
 
     def _importances(self, normalized):
-        check_is_fitted(self, "estimators_")
+        check_is_fitted(self)
+        trees = self._fitted_trees()
         imp = np.zeros(self.n_features_in_)
-        for t in self.estimators_:
+        for t in trees:
             imp += t.importances(self.n_features_in_, normalized=normalized)
-        return imp / len(self.estimators_)
+        return imp / len(trees)
 
     @property
     def feature_importances_(self):
-        """Risk-reduction importance (Section 4): per feature, the total risk reduction of
-        the nodes splitting on it, averaged over trees; not rescaled to sum to 1."""
+        """Improvement (for PU trees: risk-reduction) importance, Section 4 of the paper:
+        per feature, the total improvement of the nodes splitting on it, averaged over
+        trees; not rescaled to sum to 1."""
         return self._importances(False)
 
     @property
     def feature_importances_normalized_(self):
-        """The normalised variant: each node's risk reduction divided by its total weight W."""
+        """The normalised variant: each node's improvement divided by its total weight W."""
         return self._importances(True)
 
 
-class _PUTreeParams:
-    def _fit_pu(self, X, s, splitter, n_trees, bootstrap=False):
-        Xv, s = check_X_s(X, s, dtype=np.float32)
-        if self.scenario not in SCENARIOS:
-            raise ValueError(f"scenario must be one of {SCENARIOS}, got {self.scenario!r}")
-        crit = _pu_criterion(self.risk, self.loss)
-        params = _tree_params(self, crit, splitter, Xv.shape[1])
-        prior, prior_est = _resolve_prior(self.prior, Xv, s, self.scenario, self.random_state,
-                                          getattr(self, "n_jobs", None))
-        a, u = pu_weights(s, prior, self.scenario)
-        Xf = _fit_layout(Xv, column_major=True)
-        seeds = _tree_seeds(self.random_state, n_trees)
-        trees = fit_trees(Xf, a, u, params, seeds, n_jobs=getattr(self, "n_jobs", None),
-                          use_dask=getattr(self, "use_dask", False), bootstrap=bootstrap)
-        self.prior_ = prior
-        self.prior_estimator_ = prior_est
-        self.n_features_in_ = Xv.shape[1]
-        self.classes_ = np.array([0, 1])
-        self.estimators_ = trees
-        self._packed = pack(trees)
-        return self
+class _SingleTree(_TreeModel):
+    def _fitted_trees(self) -> list:
+        return [self.tree_]
+
+    def _set_tree(self, tree, owner) -> None:
+        """Make this unfitted estimator the fitted tree ``tree`` of the forest ``owner``."""
+        self.tree_ = tree
+        self.n_features_in_ = owner.n_features_in_
+        if hasattr(owner, "feature_names_in_"):
+            self.feature_names_in_ = owner.feature_names_in_
+        self.classes_ = owner.classes_
+        self._pack()
+
+
+class _Forest(_TreeModel):
+    def _fitted_trees(self) -> list:
+        return self.trees_
+
+    def _predict_n_jobs(self):
+        return self.n_jobs
+
+
+def _fit_engine(est, Xf, a, u, rows, crit, splitter, n_trees, seed, *, bootstrap=False, n_jobs=None,
+                use_dask=False):
+    params = _engine_params(est, crit, splitter, Xf.shape[1])
+    return fit_trees(Xf, a, u, params, _tree_seeds(seed, n_trees), rows=rows, n_jobs=n_jobs, use_dask=use_dask,
+                     bootstrap=bootstrap)
 
 
 # --------------------------------------------------------------------------- PU estimators
 
-class PUDecisionTreeClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixin, BaseEstimator):
+def check_pu_fit_data(est, X, s, sample_weight):
+    """``(X as float32, s as int8, sample weights or None)`` for ``est.fit``: ``X`` by
+    :func:`check_X_fit`; ``s`` must be 1-D 0/1 with both values
+    (:func:`pu_lib._validation.check_X_s`)."""
+    Xv = check_X_fit(est, X, reset=True)
+    s = _check_labels_1d(s, "s")
+    if np.unique(s).shape[0] < 2:
+        raise ValueError(f"s holds one class only ({np.unique(s).tolist()}): PU learning needs labeled (s = 1) "
+                         "and unlabeled (s = 0) rows")
+    Xv, s = check_X_s(Xv, s, dtype=np.float32)
+    return Xv, s, _sample_weight(sample_weight, Xv.shape[0])
+
+
+class _PUTree:
+    """Fitting PU trees: validation of ``(X, s, sample_weight)``, the prior, the weights."""
+
+    def _fit_pu(self, X, s, sample_weight, *, splitter, n_trees, bootstrap=False, n_jobs=None, use_dask=False):
+        Xv, s, sw = check_pu_fit_data(self, X, s, sample_weight)
+        crit = pu_criterion_code(self.risk, self.loss)
+        seed = _int_seed(self.random_state)
+        est_seed = None if self.random_state is None else derive_seed(seed, "prior_estimator")
+        prior, prior_est = _resolve_prior(self.prior, Xv, s, self.scenario, sw, est_seed, n_jobs)
+        a, u = pu_weights(s, prior, self.scenario, sw)
+        trees = _fit_engine(self, _fit_layout(Xv, column_major=True), a, u, _kept_rows(sw), crit, splitter, n_trees,
+                            seed, bootstrap=bootstrap, n_jobs=n_jobs, use_dask=use_dask)
+        self.prior_ = prior
+        self.prior_estimator_ = prior_est
+        self.n_features_in_ = Xv.shape[1]
+        self.classes_ = np.array([0, 1])
+        return trees
+
+
+class PUDecisionTreeClassifier(PUClassifierMixin, _PUTree, _SingleTree, BaseEstimator):
     """A PU decision tree by recursive greedy risk minimisation (Wilton et al. 2022, Section 3.2).
 
     Each node predicts v* = Wp / (Wp + Wn) (Proposition 1); splits maximise the uPU
     (eq. 10) or nnPU risk reduction using the closed forms of Propositions 1-2 (quadratic,
-    logistic; savage: Proposition 3, identical to quadratic for nnPU; sigmoid: Proposition 5). With
-    ``splitter="best"`` (default) every threshold of every tried feature is scanned
-    (Algorithm 2); ``"random"`` draws ``n_thresholds`` cut points per feature
-    (Algorithm 5). Growth stops when all features are constant, ``max_depth`` is reached,
-    the node has fewer than ``min_samples_split`` rows, or the node is pure (R* = -inf for
-    uPU, 0 for nnPU). ``predict`` is sign(v* - 0.5) (Proposition 4) as 0/1.
+    logistic; savage: Proposition 3, identical to quadratic for nnPU; sigmoid:
+    Proposition 5); the criterion is ``f"{risk}_{loss}"`` of
+    :data:`pu_lib.trees._criteria.CRITERIA`. With ``splitter="best"`` (default) every
+    threshold of every tried feature is scanned (Algorithm 2); ``"random"`` draws
+    ``n_thresholds`` cut points per feature (Algorithm 5). Growth stops when all features
+    are constant, ``max_depth`` is reached, the node has fewer than ``min_samples_split``
+    rows, or the node is pure (R* = -inf for uPU, 0 for nnPU). ``predict`` is
+    sign(v* - 0.5) (Proposition 4) as 0/1.
 
     Parameters: ``risk`` ("nnpu" | "upu"), ``loss`` ("quadratic" | "logistic" | "savage" |
-    "sigmoid"), ``prior`` (see the module docstring), ``scenario``, ``max_features``
+    "sigmoid"), ``prior`` and ``scenario`` (see the module docstring), ``max_features``
     (None = all features), ``threshold_rule`` ("uniform": the paper; "authors": the
-    authors' code's interior interval).
+    authors' code's interior interval), ``feature_draw`` ("nonconstant": Algorithm 5,
+    ``max_features`` non-constant features per node; "any": scikit-learn's rule, constant
+    features drawn count too).
 
-    Fitted attributes: ``tree_`` (:class:`pu_lib.trees.Tree`), ``estimators_`` (``[tree_]``),
-    ``prior_``, ``n_features_in_``, ``classes_``, ``feature_importances_``,
-    ``feature_importances_normalized_``.
+    Fitted attributes: ``tree_`` (:class:`pu_lib.trees.Tree`: ``impurity`` = R*,
+    ``improvement`` = RR per node), ``prior_``, ``prior_estimator_``, ``n_features_in_``,
+    ``classes_``, ``feature_importances_``, ``feature_importances_normalized_``.
     """
+
+    _parameter_constraints: dict = {**_PU_CONSTRAINTS, **_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS}
 
     def __init__(self, risk="nnpu", loss="quadratic", splitter="best", max_features=None, n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, prior=None,
-                 scenario="single_training_set", threshold_rule="uniform", random_state=None):
+                 scenario="single_training_set", threshold_rule="uniform", feature_draw="nonconstant",
+                 random_state=None):
         self.risk = risk
         self.loss = loss
         self.splitter = splitter
@@ -302,15 +475,19 @@ class PUDecisionTreeClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixi
         self.prior = prior
         self.scenario = scenario
         self.threshold_rule = threshold_rule
+        self.feature_draw = feature_draw
         self.random_state = random_state
 
-    def fit(self, X, s):
-        self._fit_pu(X, s, self.splitter, 1)
-        self.tree_ = self.estimators_[0]
+    # prior may be an estimator object: validate its parameters too (nested validation)
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, s, sample_weight=None):
+        """Fit on features ``X`` and labels ``s`` (1 = labeled positive, 0 = unlabeled)."""
+        (self.tree_,) = self._fit_pu(X, s, sample_weight, splitter=self.splitter, n_trees=1)
+        self._pack()
         return self
 
 
-class PUExtraTreesClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixin, BaseEstimator):
+class PUExtraTreesClassifier(PUClassifierMixin, _PUTree, _Forest, BaseEstimator):
     """PU Extra Trees (Wilton et al. 2022, Section 4 and Algorithms 3-5).
 
     ``n_estimators`` PU trees, each grown on all of the data (no bootstrap, as the paper)
@@ -318,8 +495,8 @@ class PUExtraTreesClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixin,
     the non-constant ones (``"sqrt"`` = ceil(sqrt(d)), the paper's F) and
     ``n_thresholds`` random cut points per feature (T = 1), keeping the split with the
     largest uPU / nnPU risk reduction. ``feature_draw="any"`` switches to scikit-learn's
-    rule, where constant features drawn count towards ``max_features``. Defaults are the paper's: 100 trees, nnPU risk,
-    quadratic loss, no depth limit.
+    rule, where constant features drawn count towards ``max_features``. Defaults are the
+    paper's: 100 trees, nnPU risk, quadratic loss, no depth limit.
 
     ``predict`` is the paper's majority vote of the trees' +-1 leaf predictions;
     ``predict_proba`` is the mean of the leaf v* clipped to [0, 1] (our choice, for
@@ -331,13 +508,20 @@ class PUExtraTreesClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixin,
     ``use_dask`` is "auto" (default) or True, on the Dask cluster. Per-tree seeds are drawn
     from ``random_state`` before fitting, so the forest does not depend on the number of
     threads or workers.
+
+    Fitted attributes: ``trees_`` (the :class:`pu_lib.trees.Tree` of each tree),
+    ``estimators_`` (the trees as fitted :class:`PUDecisionTreeClassifier` instances with
+    the forest's parameters and ``prior_``; their ``random_state`` is None, as the trees
+    were grown from seeds drawn by the forest), ``prior_``, ``prior_estimator_``,
+    ``n_features_in_``, ``classes_``.
     """
+
+    _parameter_constraints: dict = {**_PU_CONSTRAINTS, **_TREE_CONSTRAINTS, **_FOREST_CONSTRAINTS}
 
     def __init__(self, n_estimators=100, risk="nnpu", loss="quadratic", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, bootstrap=False, prior=None,
                  scenario="single_training_set", threshold_rule="uniform", feature_draw="nonconstant",
                  random_state=None, n_jobs=None, use_dask="auto"):
-        self.feature_draw = feature_draw
         self.n_estimators = n_estimators
         self.risk = risk
         self.loss = loss
@@ -350,47 +534,90 @@ class PUExtraTreesClassifier(_PUTreeParams, _TreeEnsembleMixin, ClassifierMixin,
         self.prior = prior
         self.scenario = scenario
         self.threshold_rule = threshold_rule
+        self.feature_draw = feature_draw
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.use_dask = use_dask
 
-    def fit(self, X, s):
-        n = _check_int(self.n_estimators, "n_estimators", 1)
-        if not isinstance(self.bootstrap, (bool, np.bool_)):
-            raise ValueError(f"bootstrap must be True or False, got {self.bootstrap!r}")
-        return self._fit_pu(X, s, "random", n, bootstrap=bool(self.bootstrap))
+    # prior may be an estimator object: validate its parameters too (nested validation)
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, s, sample_weight=None):
+        """Fit on features ``X`` and labels ``s`` (1 = labeled positive, 0 = unlabeled)."""
+        self.trees_ = self._fit_pu(X, s, sample_weight, splitter="random", n_trees=self.n_estimators,
+                                   bootstrap=bool(self.bootstrap), n_jobs=self.n_jobs, use_dask=self.use_dask)
+        self._pack()
+        self.estimators_ = [self._tree_estimator(t) for t in self.trees_]
+        return self
+
+    def _tree_estimator(self, tree) -> PUDecisionTreeClassifier:
+        est = PUDecisionTreeClassifier(
+            risk=self.risk, loss=self.loss, splitter="random", max_features=self.max_features,
+            n_thresholds=self.n_thresholds, max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf, prior=self.prior_, scenario=self.scenario,
+            threshold_rule=self.threshold_rule, feature_draw=self.feature_draw, random_state=None,
+        )
+        est._set_tree(tree, self)
+        est.prior_ = self.prior_
+        est.prior_estimator_ = None
+        return est
 
 
 # --------------------------------------------------------------------------- PN estimators
 
-class _PNBase(_TreeEnsembleMixin, ClassifierMixin, BaseEstimator):
+class _PNTree(ClassifierMixin):
+    """Fitting PN trees on any two class labels (``classes_``, sorted; the second is the
+    positive class of the criteria)."""
+
     _voting = "mean"
-    _splitter = "random"
+    #: True for a PU baseline fitted on ``s`` (validated as PU labels, classes [0, 1])
+    _labels_are_s = False
 
-    def _fit_pn(self, X, y, n_trees, splitter, bootstrap=False):
-        Xv = check_X(X, dtype=np.float32)
-        y = check_binary(y, "y", n=Xv.shape[0])
-        if self.criterion not in PN_CRITERIA:
-            raise ValueError(f"criterion must be one of {sorted(PN_CRITERIA)}, got {self.criterion!r}")
-        params = _tree_params(self, PN_CRITERIA[self.criterion], splitter, Xv.shape[1])
-        a, u = pn_weights(y)
-        seeds = _tree_seeds(self.random_state, n_trees)
-        trees = fit_trees(_fit_layout(Xv, column_major=False), a, u, params, seeds, n_jobs=getattr(self, "n_jobs", None),
-                          use_dask=getattr(self, "use_dask", False), bootstrap=bootstrap)
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False  # binary: the criteria see positives vs. the rest
+        return tags
+
+    def _fit_pn(self, X, y, sample_weight, *, splitter, n_trees, bootstrap=False, n_jobs=None, use_dask=False):
+        if self._labels_are_s:  # PU labels s taken as classes: 0/1, both present
+            Xv, y01, _ = check_pu_fit_data(self, X, y, None)
+            classes = np.array([0, 1])
+        else:
+            Xv = check_X_fit(self, X, reset=True)
+            y = _check_labels_1d(y)
+            if y.shape[0] != Xv.shape[0]:
+                raise ValueError(f"y has {y.shape[0]} entries but X has {Xv.shape[0]} rows")
+            classes, y01 = np.unique(y, return_inverse=True)
+            if classes.shape[0] != 2:
+                raise ValueError(
+                    f"{type(self).__name__} is a binary classifier: y must hold exactly 2 classes, got "
+                    f"{classes.shape[0]} class(es) {classes[:10].tolist()}"
+                )
+        sw = _sample_weight(sample_weight, Xv.shape[0])
+        a, u = pn_weights(y01, sw)
+        trees = _fit_engine(self, _fit_layout(Xv, column_major=False), a, u, _kept_rows(sw),
+                            criterion_code(self.criterion, "pn"), splitter, n_trees, _int_seed(self.random_state),
+                            bootstrap=bootstrap, n_jobs=n_jobs, use_dask=use_dask)
         self.n_features_in_ = Xv.shape[1]
-        self.classes_ = np.array([0, 1])
-        self.estimators_ = trees
-        self._packed = pack(trees)
-        return self
+        self.classes_ = classes
+        return trees
 
 
-class PNDecisionTreeClassifier(_PNBase):
+class PNDecisionTreeClassifier(_PNTree, _SingleTree, BaseEstimator):
     """A PN decision tree on the same engine (Gini or entropy; by Theorem 1 of Wilton et al.
     2022 the same tree as recursive greedy minimisation of the quadratic / logistic risk).
-    ``predict`` is leaf positive fraction > 0.5."""
+    ``predict`` is leaf positive fraction > 0.5. ``feature_draw``: see
+    :class:`PUDecisionTreeClassifier` (both rules agree when ``max_features`` is None).
+
+    Fitted attributes: ``tree_`` (``impurity``: the weighted Gini / entropy impurity,
+    ``improvement``: its decrease), ``classes_``, ``n_features_in_``,
+    ``feature_importances_``, ``feature_importances_normalized_``.
+    """
+
+    _parameter_constraints: dict = {**_PN_CONSTRAINT, **_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS}
 
     def __init__(self, criterion="gini", splitter="best", max_features=None, n_thresholds=1, max_depth=None,
-                 min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform", random_state=None):
+                 min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform", feature_draw="nonconstant",
+                 random_state=None):
         self.criterion = criterion
         self.splitter = splitter
         self.max_features = max_features
@@ -399,15 +626,18 @@ class PNDecisionTreeClassifier(_PNBase):
         self.min_samples_split = min_samples_split
         self.min_samples_leaf = min_samples_leaf
         self.threshold_rule = threshold_rule
+        self.feature_draw = feature_draw
         self.random_state = random_state
 
-    def fit(self, X, y):
-        self._fit_pn(X, y, 1, self.splitter)
-        self.tree_ = self.estimators_[0]
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit on features ``X`` and two-class labels ``y``."""
+        (self.tree_,) = self._fit_pn(X, y, sample_weight, splitter=self.splitter, n_trees=1)
+        self._pack()
         return self
 
 
-class PNExtraTreesClassifier(_PNBase):
+class PNExtraTreesClassifier(_PNTree, _Forest, BaseEstimator):
     """Extra-Trees for fully labeled data on the PU Extra Trees engine ("PN ET" in the paper).
 
     Same splitter as :class:`PUExtraTreesClassifier` with the Gini (default) or entropy
@@ -421,12 +651,17 @@ class PNExtraTreesClassifier(_PNBase):
     ``feature_importances_`` is the raw (unnormalised) weighted impurity decrease summed
     per feature and averaged over trees, i.e. half the quadratic risk-reduction importance
     for Gini (Theorem 1).
+
+    Fitted attributes: ``trees_`` (:class:`pu_lib.trees.Tree` per tree), ``estimators_``
+    (fitted :class:`PNDecisionTreeClassifier` instances, ``random_state`` None: the trees
+    were grown from seeds drawn by the forest), ``classes_``, ``n_features_in_``.
     """
+
+    _parameter_constraints: dict = {**_PN_CONSTRAINT, **_TREE_CONSTRAINTS, **_FOREST_CONSTRAINTS}
 
     def __init__(self, n_estimators=100, criterion="gini", max_features="sqrt", n_thresholds=1, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, bootstrap=False, threshold_rule="uniform",
                  feature_draw="any", random_state=None, n_jobs=None, use_dask="auto"):
-        self.feature_draw = feature_draw
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_features = max_features
@@ -436,117 +671,29 @@ class PNExtraTreesClassifier(_PNBase):
         self.min_samples_leaf = min_samples_leaf
         self.bootstrap = bootstrap
         self.threshold_rule = threshold_rule
+        self.feature_draw = feature_draw
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.use_dask = use_dask
 
-    def fit(self, X, y):
-        n = _check_int(self.n_estimators, "n_estimators", 1)
-        if not isinstance(self.bootstrap, (bool, np.bool_)):
-            raise ValueError(f"bootstrap must be True or False, got {self.bootstrap!r}")
-        return self._fit_pn(X, y, n, "random", bootstrap=bool(self.bootstrap))
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y, sample_weight=None):
+        """Fit on features ``X`` and two-class labels ``y``."""
+        return self._fit_forest(X, y, sample_weight)
 
-
-class SupervisedExtraTreesClassifier(PNExtraTreesClassifier):
-    """The paper's SupervisedET baseline: PN Extra Trees trained on the *true* labels
-    (an upper bound for tree-based PU methods). ``fit(X, y)`` takes the true 0/1 labels;
-    the workflow passes them because of ``_pu_requires_true_labels``."""
-
-    _pu_requires_true_labels = True
-
-
-class NaivePUExtraTreesClassifier(PNExtraTreesClassifier):
-    """The paper's NaivePUET baseline: PN Extra Trees trained on ``(X, s)``, i.e. with the
-    unlabeled examples treated as negatives."""
-
-    def fit(self, X, s):
-        X, s = check_X_s(X, s, dtype=np.float32)
-        return super().fit(X, s)
-
-
-class PUBaggingExtraTreesClassifier(_TreeEnsembleMixin, ClassifierMixin, BaseEstimator):
-    """The paper's PUBaggingET baseline: PU bagging (Mordelet and Vert 2014) with a PN Extra
-    Trees base classifier.
-
-    For each of ``n_estimators`` bags: draw a bootstrap sample of ``max_samples`` unlabeled
-    rows (``s = 0``; default 1.0 = as many as there are unlabeled rows, the paper's "size
-    of the dataset"), fit a :class:`PNExtraTreesClassifier` (``base_n_estimators`` trees)
-    with all labeled positives as class 1 and the bag as class 0. ``predict_proba`` is the
-    mean over bags of the base forests' probabilities; ``oob_decision_`` holds, for the
-    unlabeled training rows, Mordelet and Vert's out-of-bag average score (NaN for a row
-    that was in every bag). ``predict`` is ``predict_proba > 0.5``.
-    """
-
-    _voting = "mean"
-
-    def __init__(self, n_estimators=10, max_samples=1.0, base_n_estimators=100, criterion="gini",
-                 max_features="sqrt", n_thresholds=1, max_depth=None, min_samples_leaf=1, random_state=None,
-                 n_jobs=None, use_dask="auto"):
-        self.n_estimators = n_estimators
-        self.max_samples = max_samples
-        self.base_n_estimators = base_n_estimators
-        self.criterion = criterion
-        self.max_features = max_features
-        self.n_thresholds = n_thresholds
-        self.max_depth = max_depth
-        self.min_samples_leaf = min_samples_leaf
-        self.random_state = random_state
-        self.n_jobs = n_jobs
-        self.use_dask = use_dask
-
-    def fit(self, X, s):
-        Xv, s = check_X_s(X, s, dtype=np.float32)
-        n_bags = _check_int(self.n_estimators, "n_estimators", 1)
-        P = np.flatnonzero(s == 1)
-        U = np.flatnonzero(s == 0)
-        if isinstance(self.max_samples, numbers.Integral) and not isinstance(self.max_samples, bool):
-            k = _check_int(self.max_samples, "max_samples", 1)
-        elif isinstance(self.max_samples, numbers.Real) and 0 < self.max_samples <= 1:
-            k = max(1, int(round(self.max_samples * U.size)))
-        else:
-            raise ValueError(f"max_samples must be an int >= 1 or a fraction in (0, 1], got {self.max_samples!r}")
-        rng = np.random.default_rng(seed_to_int(self.random_state, fresh_if_none=True))
-        bag_seeds = rng.integers(0, 2**32, size=n_bags)
-        bags, models = [], []
-        oob_sum = np.zeros(U.size)
-        oob_cnt = np.zeros(U.size)
-        for b in range(n_bags):
-            brng = np.random.default_rng(int(bag_seeds[b]))
-            pick = brng.integers(0, U.size, k)
-            rows = np.concatenate([P, U[pick]])
-            y = np.concatenate([np.ones(P.size, np.int8), np.zeros(k, np.int8)])
-            base = PNExtraTreesClassifier(
-                n_estimators=self.base_n_estimators, criterion=self.criterion, max_features=self.max_features,
-                n_thresholds=self.n_thresholds, max_depth=self.max_depth, min_samples_leaf=self.min_samples_leaf,
-                random_state=int(brng.integers(2**32)), n_jobs=self.n_jobs, use_dask=self.use_dask,
-            ).fit(Xv[rows], y)
-            oob = np.ones(U.size, bool)
-            oob[pick] = False
-            if oob.any():
-                oob_sum[oob] += base.predict_proba(Xv[U[oob]])[:, 1]
-                oob_cnt[oob] += 1
-            models.append(base)
-            bags.append(pick)
-        self.estimators_ = models
-        self.n_features_in_ = Xv.shape[1]
-        self.classes_ = np.array([0, 1])
-        dec = np.full(U.size, np.nan)
-        np.divide(oob_sum, oob_cnt, out=dec, where=oob_cnt > 0)
-        self.oob_decision_ = dec
+    def _fit_forest(self, X, y, sample_weight):
+        self.trees_ = self._fit_pn(X, y, sample_weight, splitter="random", n_trees=self.n_estimators,
+                                   bootstrap=bool(self.bootstrap), n_jobs=self.n_jobs, use_dask=self.use_dask)
+        self._pack()
+        self.estimators_ = [self._tree_estimator(t) for t in self.trees_]
         return self
 
-    def predict_proba(self, X):
-        check_is_fitted(self, "estimators_")
-        p = np.mean([m.predict_proba(X)[:, 1] for m in self.estimators_], axis=0)
-        return np.column_stack([1.0 - p, p])
-
-    def decision_function(self, X):
-        return self.predict_proba(X)[:, 1] - 0.5
-
-    def predict(self, X):
-        return (self.decision_function(X) > 0).astype(np.int64)
-
-    def _importances(self, normalized):
-        check_is_fitted(self, "estimators_")
-        return np.mean([m._importances(normalized) for m in self.estimators_], axis=0)
-
+    def _tree_estimator(self, tree) -> PNDecisionTreeClassifier:
+        est = PNDecisionTreeClassifier(
+            criterion=self.criterion, splitter="random", max_features=self.max_features,
+            n_thresholds=self.n_thresholds, max_depth=self.max_depth, min_samples_split=self.min_samples_split,
+            min_samples_leaf=self.min_samples_leaf, threshold_rule=self.threshold_rule,
+            feature_draw=self.feature_draw, random_state=None,
+        )
+        est._set_tree(tree, self)
+        return est

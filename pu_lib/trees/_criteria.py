@@ -1,28 +1,55 @@
-"""Split criteria of the tree engine (compiled with numba).
+"""Split criteria of the tree engine (compiled with numba), looked up by name.
 
-Every example carries two weights: ``a_i`` (its contribution to the node's positive
-weight) and ``u_i`` (its contribution to the node's total weight). A node's sufficient
-statistics are ``Wp = sum a_i`` and ``W = sum u_i``; ``Wn = W - Wp``. This covers:
+**Node statistics.** Every example carries two weights: ``a_i`` (its contribution to the
+node's positive weight) and ``u_i`` (its contribution to the node's total weight). A
+node's sufficient statistics are ``Wp = sum a_i`` and ``W = sum u_i``; ``Wn = W - Wp``.
+With per-row sample weights ``sw_i`` (``sample_weight`` of ``fit``; all ones by default)
+this covers:
 
-* **PU, single-training-set** (P is a subset of U, Wilton et al. 2022 protocol): labeled
-  rows ``a = w_p = pi / n_p``, ``u = w_u = 1 / n``; unlabeled rows ``a = 0``,
-  ``u = 1 / n``. Then ``W = |U'| w_u`` and ``Wn = |U'| w_u - |P'| w_p`` exactly as in
-  Proposition 1 of the paper.
-* **PU, case-control** (P and U independent samples): labeled rows ``a = pi / n_p``,
-  ``u = 0``; unlabeled rows ``a = 0``, ``u = 1 / n_u``.
-* **PN** (fully labeled): positives ``a = u = 1 / n``, negatives ``a = 0, u = 1 / n``,
-  so ``Wp`` / ``Wn`` are the weights of the positives / negatives.
+* **PU, single-training-set** (P is a subset of U, the Wilton et al. 2022 protocol):
+  labeled rows ``a = sw w_p`` with ``w_p = pi / sum_{s=1} sw``, every row
+  ``u = sw w_u`` with ``w_u = 1 / sum sw``; unlabeled rows ``a = 0``. Unweighted,
+  ``w_p = pi / n_p``, ``w_u = 1 / n``, and ``W = |U'| w_u``, ``Wn = |U'| w_u - |P'| w_p``
+  exactly as in Proposition 1 of the paper.
+* **PU, case-control** (P and U independent samples): labeled rows
+  ``a = sw pi / sum_{s=1} sw``, ``u = 0``; unlabeled rows ``a = 0``,
+  ``u = sw / sum_{s=0} sw``.
+* **PN** (fully labeled): ``u = sw / sum sw`` on every row, ``a = u`` on the positives and
+  ``0`` on the negatives, so ``Wp`` / ``Wn`` are the weights of the positives / negatives.
 
-A criterion maps ``(Wp, W)`` to a node "risk" ``R*`` and a split to its reduction
-``R*(parent) - R*(left) - R*(right)``. The splitter only calls :func:`split_gain`,
-:func:`node_risk` and :func:`is_pure`; a criterion whose gain is not a difference of
-node risks (e.g. a Hellinger distance) only needs its own branch in :func:`split_gain`.
+An integer sample weight ``k`` therefore gives a row the node weights of ``k`` copies of
+it, and a zero weight none (the builder drops such rows before growing a tree).
 
-Criteria (paper: Wilton, Koay, Ko, Xu, Ye, "Positive-Unlabeled Learning using Random
-Forests via Recursive Greedy Risk Minimization", NeurIPS 2022):
+**Impurity and improvement.** A criterion maps a node's ``(Wp, W)`` to its *impurity*
+(:func:`node_impurity`) and a split to its *improvement* (:func:`split_improvement`); the
+tree stores both per node (``Tree.impurity``, ``Tree.improvement``) and the feature
+importances sum the improvements. For the PU criteria the impurity is the paper's minimum
+partial risk ``R*`` of a constant prediction on the node and the improvement its risk
+reduction ``RR = R*(parent) - R*(left) - R*(right)`` (eqs. 7 and 10). For Gini and entropy
+they are the weighted impurity ``W G(p)`` / ``W H(p)`` and its decrease, which Theorem 1
+relates to the quadratic / logistic risk reductions.
+
+**The criterion table.** :data:`CRITERIA` maps each criterion *name* to its integer code
+(what the compiled builder receives), its kind (``"pu"``: for ``fit(X, s)`` with a class
+prior; ``"pn"``: for fully labeled data) and a short description, as scikit-learn maps
+criterion names to classes. PU trees take the paper's parameters ``risk`` and ``loss`` and
+look up ``f"{risk}_{loss}"``; PN trees look up their ``criterion`` parameter
+(:func:`criterion_code`). The estimators' allowed parameter values are read from this
+table.
+
+**Adding a criterion** = one :data:`CRITERIA` entry (a new code) plus its branches in the
+compiled node formulas: :func:`node_impurity` and :func:`is_pure` always, and
+:func:`split_improvement` when the split's improvement is not a difference of node
+impurities (e.g. a Hellinger-distance criterion, whose gain compares the children's class
+distributions directly: give it its own branch there, before the generic difference).
+The builder only calls :func:`node_impurity`, :func:`is_pure`, :func:`split_improvement`
+and :func:`node_value`.
+
+**The formulas** (paper: Wilton, Koay, Ko, Xu, Ye, "Positive-Unlabeled Learning using
+Random Forests via Recursive Greedy Risk Minimization", NeurIPS 2022):
 
 ==========  ============================================================================
-code        minimum partial risk R*(Wp, W), with v* = Wp / W
+code        impurity(Wp, W); for PU: the minimum partial risk R*, with v* = Wp / W
 ==========  ============================================================================
 UPU_QUAD    eq. (11), Prop. 1a: -inf if W = 0 (v* = +inf), else 4 W v*(1 - v*)
 UPU_LOG     eq. (12), Prop. 1b: W H(v*) for 0 < v* < 1, 0 at v* in {0, 1}, -inf if v* > 1
@@ -34,28 +61,29 @@ NNPU_LOG    eq. (14), Prop. 2b: W H(v*) for 0 < v* < 1, else 0
 NNPU_SIG    nnPU version of eq. (16): min(Wp, max(Wn, 0)) (derived like Prop. 5: for
             Wn < 0 the max{0, .} term vanishes and inf_v Wp / (1 + e^v) = 0)
 GINI        W G(p), G = 1 - p^2 - (1-p)^2 = 2 p (1 - p): the weighted Gini impurity.
-            By Theorem 1a, R*_quad = 2 W G, so Gini reductions are half the quadratic
+            By Theorem 1a, R*_quad = 2 W G, so Gini improvements are half the quadratic
             risk reductions (same splits).
 ENTROPY     W H(p) with the natural logarithm: by Theorem 1b equal to R*_logistic.
 ==========  ============================================================================
 
 The savage loss: Proposition 3 shows R*_savage = R*_quadratic for PN weights (q+, q- >= 0).
-It carries over to nnPU exactly (for Wn < 0 both are 0), so nnPU + savage uses the
+It carries over to nnPU exactly (for Wn < 0 both are 0), so ``"nnpu_savage"`` has the
 ``NNPU_QUAD`` code and grows identical trees. For uPU it holds only on nodes with
 Wn >= 0 (v* <= 1): with Wn < 0 the savage risk Wp 4/(1+e^v)^2 + Wn 4/(1+e^-v)^2 falls
-to 4 Wn as v -> +inf, while the quadratic closed form is 4 Wp Wn / W. So uPU + savage has
-its own code (``UPU_SAV``); this is our derivation, checked numerically in the tests.
+to 4 Wn as v -> +inf, while the quadratic closed form is 4 Wp Wn / W. So ``"upu_savage"``
+has its own code (``UPU_SAV``); this is our derivation, checked numerically in the tests.
 ``H(v) = -v ln v - (1 - v) ln(1 - v)``.
 
 Purity (the paper's termination rule "pure if the impurity is -inf for uPU or 0 for
 nnPU"): ``UPU_QUAD`` / ``UPU_LOG`` nodes are pure at R* = -inf, ``NNPU_*`` nodes at R* = 0,
-Gini / entropy nodes at zero impurity, and ``UPU_SIG`` nodes (never -inf) when they hold
-no positive weight (then no split can change R* = 0).
+Gini / entropy nodes at zero impurity, and ``UPU_SIG`` / ``UPU_SAV`` nodes (never -inf)
+when they hold no positive weight (then no split can change R*).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -70,20 +98,50 @@ GINI = 6
 ENTROPY = 7
 UPU_SAV = 8
 
-#: (risk, loss) -> criterion code. nnPU with the savage loss is nnPU with the quadratic
-#: loss (Proposition 3); uPU savage differs from uPU quadratic on nodes with v* > 1.
-PU_CRITERIA = {
-    ("upu", "quadratic"): UPU_QUAD,
-    ("upu", "savage"): UPU_SAV,
-    ("nnpu", "savage"): NNPU_QUAD,
-    ("upu", "logistic"): UPU_LOG,
-    ("upu", "sigmoid"): UPU_SIG,
-    ("nnpu", "quadratic"): NNPU_QUAD,
-    ("nnpu", "logistic"): NNPU_LOG,
-    ("nnpu", "sigmoid"): NNPU_SIG,
+
+class Criterion(NamedTuple):
+    """One entry of :data:`CRITERIA`."""
+
+    code: int
+    kind: str  # "pu" or "pn"
+    description: str
+
+
+#: criterion name -> (code, kind, description). PU names are ``f"{risk}_{loss}"``.
+CRITERIA: dict[str, Criterion] = {
+    "upu_quadratic": Criterion(UPU_QUAD, "pu", "uPU risk, quadratic loss (eq. 11, Prop. 1a)"),
+    "upu_logistic": Criterion(UPU_LOG, "pu", "uPU risk, logistic loss (eq. 12, Prop. 1b)"),
+    "upu_savage": Criterion(UPU_SAV, "pu", "uPU risk, savage loss (Prop. 3 where Wn >= 0; 4 Wn below)"),
+    "upu_sigmoid": Criterion(UPU_SIG, "pu", "uPU risk, sigmoid loss (eq. 16, Prop. 5)"),
+    "nnpu_quadratic": Criterion(NNPU_QUAD, "pu", "nnPU risk, quadratic loss (eq. 13, Prop. 2a)"),
+    "nnpu_logistic": Criterion(NNPU_LOG, "pu", "nnPU risk, logistic loss (eq. 14, Prop. 2b)"),
+    "nnpu_savage": Criterion(NNPU_QUAD, "pu", "nnPU risk, savage loss = nnPU quadratic (Prop. 3)"),
+    "nnpu_sigmoid": Criterion(NNPU_SIG, "pu", "nnPU risk, sigmoid loss (nnPU form of eq. 16)"),
+    "gini": Criterion(GINI, "pn", "weighted Gini impurity (half the quadratic risk, Theorem 1a)"),
+    "entropy": Criterion(ENTROPY, "pn", "weighted entropy in nats (= logistic risk, Theorem 1b)"),
 }
-PN_CRITERIA = {"gini": GINI, "entropy": ENTROPY}
-LOSSES = ("quadratic", "logistic", "savage", "sigmoid")
+
+#: the PU trees' ``risk`` and ``loss`` values, read from :data:`CRITERIA`
+PU_RISKS = tuple(dict.fromkeys(n.split("_")[0] for n, c in CRITERIA.items() if c.kind == "pu"))
+LOSSES = tuple(dict.fromkeys(n.split("_", 1)[1] for n, c in CRITERIA.items() if c.kind == "pu"))
+#: the PN trees' ``criterion`` values
+PN_CRITERIA = tuple(n for n, c in CRITERIA.items() if c.kind == "pn")
+
+
+def criterion_code(name: str, kind: str | None = None) -> int:
+    """The integer code of the criterion ``name`` (of ``kind`` when given); ``ValueError``
+    naming the known criteria otherwise."""
+    entry = CRITERIA.get(name) if isinstance(name, str) else None
+    if entry is None or (kind is not None and entry.kind != kind):
+        known = [n for n, c in CRITERIA.items() if kind is None or c.kind == kind]
+        raise ValueError(f"unknown {kind + ' ' if kind else ''}criterion {name!r}; known: {known}")
+    return entry.code
+
+
+def pu_criterion_code(risk: str, loss: str) -> int:
+    """The code of the PU criterion ``f"{risk}_{loss}"``."""
+    return criterion_code(f"{risk}_{loss}", "pu")
+
 
 NEG_INF = -np.inf
 
@@ -105,8 +163,9 @@ def node_value(wp, w):
 
 
 @njit(cache=True, nogil=True)
-def node_risk(crit, wp, w):
-    """Minimum partial risk R*(P', U') of a node (see the module table)."""
+def node_impurity(crit, wp, w):
+    """Impurity of a node; for the PU criteria the minimum partial risk R*(P', U')
+    (see the module table)."""
     wn = w - wp
     if crit == UPU_QUAD:
         if w <= 0.0:
@@ -162,24 +221,27 @@ def node_risk(crit, wp, w):
 
 
 @njit(cache=True, nogil=True)
-def is_pure(crit, wp, w, risk):
-    """The paper's purity rule: no split can lower this node's risk any further."""
+def is_pure(crit, wp, w, impurity):
+    """The paper's purity rule: no split can lower this node's impurity any further."""
     if crit == UPU_QUAD or crit == UPU_LOG:
-        return risk == NEG_INF
+        return impurity == NEG_INF
     if crit == UPU_SIG or crit == UPU_SAV:
         return wp <= 0.0  # bounded losses: never -inf; without positives R* = 0 everywhere below
     # nnPU risks and impurities are >= 0 and reach 0 only at pure nodes.
-    return risk <= 0.0
+    return impurity <= 0.0
 
 
 @njit(cache=True, nogil=True)
-def split_gain(crit, parent_risk, wp_l, w_l, wp_r, w_r):
-    """Risk reduction RR = R*(parent) - R*(left) - R*(right) (eq. 7 / eq. 10).
+def split_improvement(crit, parent_impurity, wp_l, w_l, wp_r, w_r):
+    """Improvement of a split: for every criterion so far the impurity decrease
+    ``impurity(parent) - impurity(left) - impurity(right)``, for the PU criteria the risk
+    reduction RR (eq. 7 / eq. 10). A criterion whose gain is not such a difference gets
+    its own branch here, before the generic one.
 
-    A child with R* = -inf gives RR = +inf (the parent is never -inf: it would be pure).
+    A child with impurity -inf gives +inf (the parent is never -inf: it would be pure).
     """
-    rl = node_risk(crit, wp_l, w_l)
-    rr = node_risk(crit, wp_r, w_r)
-    if rl == NEG_INF or rr == NEG_INF:
+    il = node_impurity(crit, wp_l, w_l)
+    ir = node_impurity(crit, wp_r, w_r)
+    if il == NEG_INF or ir == NEG_INF:
         return np.inf
-    return parent_risk - rl - rr
+    return parent_impurity - il - ir

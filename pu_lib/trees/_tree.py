@@ -5,15 +5,20 @@ from __future__ import annotations
 import numpy as np
 
 FIELDS = ("children_left", "children_right", "feature", "threshold", "value", "weight_p", "weight",
-          "n_node_samples", "risk", "risk_reduction", "depth")
+          "n_node_samples", "impurity", "improvement", "depth")
 
 
 class Tree:
     """Node arrays of one tree, indexed by node id (0 = root; leaves have children -1).
 
     ``value`` is the node's v* = Wp / W (Wilton et al. 2022, Proposition 1), ``weight_p``
-    and ``weight`` are Wp and W = Wp + Wn, ``risk`` is R*(node) and ``risk_reduction`` the
-    reduction RR achieved by the node's split (0 for leaves).
+    and ``weight`` are Wp and W = Wp + Wn (sample weights included),
+    ``n_node_samples`` the number of training rows in the node (unweighted; bootstrap
+    repeats counted), ``impurity`` the node's impurity under the tree's criterion and
+    ``improvement`` the improvement achieved by the node's split (0 for leaves). For the
+    PU criteria the impurity is the paper's minimum partial risk R*(node) and the
+    improvement its risk reduction RR; for Gini / entropy the weighted impurity and its
+    decrease (see :mod:`pu_lib.trees._criteria`).
     """
 
     __slots__ = FIELDS
@@ -53,11 +58,12 @@ class Tree:
         return self.value[self.apply(X)]
 
     def importances(self, n_features: int, normalized: bool = False) -> np.ndarray:
-        """Risk-reduction importance per feature: the sum of RR over the nodes splitting on
-        it (Section 4 of the paper); ``normalized`` divides each RR by the node's total
-        weight W. Infinite reductions (a uPU child with R* = -inf) are left out."""
+        """Importance per feature: the sum of the improvements of the nodes splitting on it
+        (for PU trees the paper's risk-reduction importance, Section 4); ``normalized``
+        divides each improvement by the node's total weight W. Infinite improvements (a
+        uPU child with R* = -inf) are left out."""
         internal = self.children_left != -1
-        rr = self.risk_reduction[internal]
+        rr = self.improvement[internal]
         if normalized:
             w = self.weight[internal]
             rr = np.divide(rr, w, out=np.zeros_like(rr), where=w > 0)
