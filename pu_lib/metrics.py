@@ -275,9 +275,9 @@ def _unit_interval(v, name: str) -> float:
     return x
 
 
-def prior_abs_error(alpha_hat, alpha) -> float:
-    """Absolute class-prior estimation error ``|alpha_hat - alpha|``; both in ``[0, 1]``."""
-    return abs(_unit_interval(alpha_hat, "alpha_hat") - _unit_interval(alpha, "alpha"))
+def prior_abs_error(prior_hat, prior) -> float:
+    """Absolute class-prior estimation error ``|prior_hat - prior|``; both in ``[0, 1]``."""
+    return abs(_unit_interval(prior_hat, "prior_hat") - _unit_interval(prior, "prior"))
 
 
 # ------------------------------------------------------------- threshold tuning
@@ -429,8 +429,8 @@ def evaluate(
     y_val=None,
     proba_val=None,
     s_test=None,
-    alpha_true=None,
-    alpha_hat=None,
+    prior_true=None,
+    prior_hat=None,
     score_test=None,
     score_val=None,
     s_train=None,
@@ -454,7 +454,7 @@ def evaluate(
     s_test : labeled indicator of the test set; when given (and containing at least
         one labeled example) ``lee_liu`` is computed from it and the hard
         predictions; otherwise NaN.
-    alpha_true, alpha_hat : true and estimated class prior; ``prior_abs_error`` is
+    prior_true, prior_hat : true and estimated class prior; ``prior_abs_error`` is
         NaN unless both are given.
     score_test, score_val : optional continuous scores (e.g. ``decision_function``)
         used instead of the probabilities for the ranking metrics (``auc_roc``,
@@ -514,8 +514,8 @@ def evaluate(
     else:
         ll = float("nan")
 
-    if alpha_true is not None and alpha_hat is not None:
-        pae = prior_abs_error(alpha_hat, alpha_true)
+    if prior_true is not None and prior_hat is not None:
+        pae = prior_abs_error(prior_hat, prior_true)
     else:
         pae = float("nan")
 

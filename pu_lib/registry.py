@@ -80,10 +80,11 @@ METHODS: dict[str, Method] = {
         "tree induction for label-frequency estimation", "Bekker & Davis 2018; Bekker thesis ch. 3"),
     "pulscar": Method(
         "pu_lib.prior:PULSCAR", "prior",
-        "alpha from beta-kernel densities of classifier probabilities (SCAR)", "Kumar & Lambert 2024"),
+        "alpha from beta-kernel densities of classifier probabilities (SCAR)", "Kumar & Lambert 2024",
+        takes_base=True),
     "pulsnar": Method(
         "pu_lib.prior:PULSNAR", "prior",
-        "PULSCAR per cluster of the labeled positives (SNAR)", "Kumar & Lambert 2024"),
+        "PULSCAR per cluster of the labeled positives (SNAR)", "Kumar & Lambert 2024", takes_base=True),
     "elkan_noto_prior": Method(
         "pu_lib.prior:ElkanNotoPrior", "prior",
         "label frequency by Elkan & Noto's e1 / e2 / e3", "Elkan & Noto 2008", takes_base=True),

@@ -84,11 +84,11 @@ def test_auc_single_class_is_nan():
 def test_prior_abs_error_is_the_absolute_difference_of_priors_in_0_1():
     assert m.prior_abs_error(0.25, 0.4) == pytest.approx(0.15)
     assert m.prior_abs_error(0.0, 1.0) == 1.0
-    with pytest.raises(ValueError, match="alpha_hat"):
+    with pytest.raises(ValueError, match="prior_hat"):
         m.prior_abs_error(1.2, 0.4)
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ValueError, match="prior must"):
         m.prior_abs_error(0.2, -0.1)
-    with pytest.raises(ValueError, match="alpha_hat"):
+    with pytest.raises(ValueError, match="prior_hat"):
         m.prior_abs_error(float("nan"), 0.3)
 
 
@@ -240,13 +240,13 @@ def test_evaluate_computes_optional_metrics_only_from_their_inputs():
     proba_val = 0.3 * y_val + rng.random(200) * 0.7
     s = y * (rng.random(300) < 0.5)
     out = m.evaluate(
-        y, proba, y_val=y_val, proba_val=proba_val, s_test=s, alpha_true=0.5, alpha_hat=0.42
+        y, proba, y_val=y_val, proba_val=proba_val, s_test=s, prior_true=0.5, prior_hat=0.42
     )
     assert out["f1_tuned"] == pytest.approx(m.f1_at_best_threshold(y_val, proba_val, y, proba))
     assert out["lee_liu"] == pytest.approx(m.lee_liu(s, (proba >= 0.5).astype(int)))
     assert out["prior_abs_error"] == pytest.approx(0.08)
     # only one prior -> NaN; s_test without labeled examples -> NaN
-    out2 = m.evaluate(y, proba, s_test=np.zeros(300, int), alpha_hat=0.4)
+    out2 = m.evaluate(y, proba, s_test=np.zeros(300, int), prior_hat=0.4)
     assert math.isnan(out2["prior_abs_error"]) and math.isnan(out2["lee_liu"])
 
 

@@ -98,8 +98,8 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict
     risk_kind = pu_risk_estimator(est)
     res = metrics.evaluate(
         y_ev, proba, pred, y_val=y_val, proba_val=proba_val, score_test=score, score_val=score_val,
-        alpha_true=prior_true if prior_hat is not None else None,
-        alpha_hat=float(prior_hat) if prior_hat is not None else None,
+        prior_true=prior_true if prior_hat is not None else None,
+        prior_hat=float(prior_hat) if prior_hat is not None else None,
         s_train=s_tr, y_pred_train=pred_tr,
         # a prior estimate outside [0, 1] gives NaN instead of failing the repetition
         prior_train=risk_prior if 0.0 <= risk_prior <= 1.0 else None,

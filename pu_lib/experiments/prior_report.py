@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from pu_lib.metrics import METRICS
+from pu_lib.prior.classification import CLASSIFICATION_METRICS
 
 __all__ = ["ESTIMATE_COLUMNS", "estimate_summary", "estimate_figure", "estimate_markdown", "write_estimate_outputs"]
 
@@ -255,7 +256,6 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
 
 
 # ------------------------------------------------------------------------ classification
-CLASSIFICATION_METRICS = ("accuracy", "auc_roc", "brier", "f1", "mcc", "average_precision")
 
 
 def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x: str = "alpha_u_true",
