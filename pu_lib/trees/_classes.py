@@ -401,10 +401,10 @@ def _fit_engine(est, Xf, a, u, rows, crit, splitter, n_trees, seed, *, bootstrap
 # --------------------------------------------------------------------------- PU estimators
 
 def check_pu_fit_data(est, X, s, sample_weight):
-    """``(X as float32, s as int8, sample weights or None)`` for ``est.fit``: ``X`` by
-    :func:`check_X_fit`; ``s`` must be 1-D 0/1 with both values
-    (:func:`pu_lib._validation.check_X_s`)."""
-    Xv = check_X_fit(est, X, reset=True)
+    """``(X as float32, s as int8, sample weights or None)`` for ``est.fit``: ``X`` as in
+    :func:`check_X_fit` (the finiteness scan done once, by check_X_s); ``s`` must be 1-D
+    0/1 with both values (:func:`pu_lib._validation.check_X_s`)."""
+    Xv = validate_data(est, X, reset=True, dtype=np.float32, ensure_all_finite=False)
     s = _check_labels_1d(s, "s")
     if np.unique(s).shape[0] < 2:
         raise ValueError(f"s holds one class only ({np.unique(s).tolist()}): PU learning needs labeled (s = 1) "
