@@ -136,6 +136,9 @@ def parameter_schema(name: str) -> dict[str, dict]:
 def _describe(constraint) -> str:
     if constraint is None:
         return "None"
+    options = getattr(constraint, "options", None)
+    if isinstance(options, (set, frozenset)):  # StrOptions / Options: in a stable order
+        return "one of " + ", ".join(repr(o) for o in sorted(options, key=repr))
     if isinstance(constraint, type):
         return constraint.__name__
     if isinstance(constraint, str):
@@ -193,7 +196,8 @@ def markdown() -> str:
     for name, m in METHODS.items():
         lines.append(f"| `{name}` | {m.kind} | `{m.target.replace(':', '.')}` | {m.summary} | {m.paper} |")
     for name, m in METHODS.items():
-        lines += ["", f"## `{name}`", "", f"`{m.target.replace(':', '.')}` ({m.kind}). {m.summary}; {m.paper}.", ""]
+        what = m.summary[:1].upper() + m.summary[1:]
+        lines += ["", f"## `{name}`", "", f"`{m.target.replace(':', '.')}` ({m.kind}). {what}; {m.paper}.", ""]
         if m.takes_base:
             lines += ["Takes a base classifier: `base:` in a config (`pu_lib.base_estimators.BASE_ESTIMATORS`).", ""]
         lines += ["| parameter | default | allowed values |", "|---|---|---|"]
