@@ -13,6 +13,8 @@ estimators, label files, result rows and configs: :data:`SINGLE_TRAINING_SET` an
 from __future__ import annotations
 
 import numpy as np
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import column_or_1d, validate_data
 
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
 SINGLE_TRAINING_SET = "single_training_set"
@@ -142,3 +144,64 @@ def check_prior(prior, name: str = "prior") -> float:
     if not (0.0 < p < 1.0) or not np.isfinite(p):
         raise ValueError(f"{name} must lie in the open interval (0, 1), got {prior!r}")
     return p
+
+
+def _check_two_label_kinds(s: np.ndarray) -> None:
+    """``ValueError`` (naming the one class) when ``s`` holds a single value."""
+    values = np.unique(s)
+    if values.size >= 2:
+        return
+    v = values[0].item() if values.size else None
+    if v == 0:
+        what = "s has no labeled positives (no s == 1)"
+    elif v == 1:
+        what = "s has no unlabeled examples (all s == 1)"
+    else:
+        what = f"s holds one value only ({v!r})"
+    raise ValueError(f"{what}: one class only; PU learning needs labeled (s == 1) and unlabeled (s == 0) rows")
+
+
+def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = False, sample_weight=None):
+    """Validate the training data of a PU estimator's ``fit(X, s)``, the scikit-learn way.
+
+    ``X`` goes through scikit-learn's ``validate_data`` (records ``n_features_in_`` and,
+    for a DataFrame, ``feature_names_in_``; sparse, complex, empty, 1-D and one-row input
+    rejected with scikit-learn's messages; NaN left to the next step); ``s`` must be
+    given, 1-D (a column vector is raveled with a ``DataConversionWarning``), a
+    classification target ("Unknown label type" otherwise), binary ("Only binary
+    classification is supported") with both values present ("one class only"); then
+    :func:`pu_lib._validation.check_X_s` (finite ``X`` or, with ``allow_nan``, NaN but no
+    infinities; ``s`` exactly 0/1). With ``sample_weight``
+    (:func:`pu_lib._validation.check_sample_weight`), rows of weight 0 are dropped, so a
+    zero weight is exactly a removed row, and unit weights on the kept rows become None.
+
+    Returns ``(X, s, w, rows)``: ``X`` of ``dtype`` (float64 by default; the trees use float32), int8 ``s``, the kept weights (None
+    without weights) and the indices of the kept rows in the input.
+    """
+    if s is None:
+        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
+                         "fit takes the PU labels s (1 = labeled positive, 0 = unlabeled)")
+    X = validate_data(estimator, X, reset=True, dtype=dtype, ensure_all_finite=False, ensure_min_samples=2)
+    s = np.asarray(s)
+    if s.ndim == 2 and s.shape[1] == 1:
+        s = column_or_1d(s, warn=True)
+    if s.ndim == 1 and s.shape[0] == X.shape[0]:
+        check_classification_targets(s)
+        values = np.unique(s)
+        if values.size > 2:
+            shown = values[:10].tolist()
+            raise ValueError("Only binary classification is supported: s must hold only 0 and 1 "
+                             f"(1 = labeled positive, 0 = unlabeled), found values {shown}")
+        _check_two_label_kinds(s)
+    X, s = check_X_s(X, s, dtype=dtype, allow_nan=allow_nan)
+    rows = np.arange(X.shape[0])
+    if sample_weight is None:
+        return X, s, None, rows
+    w = check_sample_weight(sample_weight, X.shape[0])
+    keep = w > 0
+    if not keep.all():
+        X, s, w, rows = X[keep], s[keep], w[keep], rows[keep]
+        _check_two_label_kinds(s)
+    if np.all(w == 1.0):  # unit weights on the kept rows: exactly the unweighted fit
+        w = None
+    return X, s, w, rows

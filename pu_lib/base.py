@@ -22,9 +22,18 @@ a config sets to the true training prior with ``params: {prior: true}``.
 
 from __future__ import annotations
 
-from sklearn.base import ClassifierMixin
+from numbers import Integral
 
-__all__ = ["FIT_INPUTS", "PUClassifierMixin", "fit_inputs"]
+import numpy as np
+from sklearn.base import ClassifierMixin
+from sklearn.utils._param_validation import Interval
+
+__all__ = ["FIT_INPUTS", "RANDOM_STATE_CONSTRAINT", "PUClassifierMixin", "fit_inputs"]
+
+#: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
+#: list): None, a seed in [0, 2**32 - 1] or a ``numpy.random.Generator`` (consumed once
+#: for a seed, :func:`pu_lib._seeding.seed_to_int`)
+RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator]
 
 #: the extra fit inputs the experiment runner can supply, with their meaning
 FIT_INPUTS = {

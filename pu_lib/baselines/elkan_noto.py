@@ -35,7 +35,8 @@ from pu_lib._seeding import derive_seed
 from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib.base import PUClassifierMixin
 from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
-from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, validate_pu_data
+from pu_lib._validation import validate_pu_data
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
 
 __all__ = ["ElkanNotoClassifier"]
 

@@ -3,7 +3,7 @@
 Also the helpers both baselines of this subpackage share (:mod:`pu_lib.baselines.elkan_noto`
 imports them): cloning the base classifier, fitting it with sample weights, reading its
 class-1 probability and checking prediction input. Training data are checked by
-:func:`pu_lib.prior.base.validate_pu_data`, as for the prior estimators.
+:func:`pu_lib._validation.validate_pu_data`, as for the prior estimators.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validat
 from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib._validation import check_X
 from pu_lib.base import PUClassifierMixin
-from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, validate_pu_data
+from pu_lib._validation import validate_pu_data
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
 
 __all__ = ["NaivePUClassifier"]
 

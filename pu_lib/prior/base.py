@@ -36,19 +36,14 @@ from __future__ import annotations
 
 import numbers
 from abc import ABCMeta, abstractmethod
-from numbers import Integral
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.utils import ClassifierTags
-from sklearn.utils._param_validation import Interval
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import column_or_1d, validate_data
 
-from pu_lib._validation import SCENARIOS, check_prior, check_sample_weight, check_scenario, check_X_s
+from pu_lib._validation import SCENARIOS, check_prior, check_scenario, validate_pu_data
 
 __all__ = [
-    "RANDOM_STATE_CONSTRAINT",
     "SCENARIOS",
     "BasePriorEstimator",
     "alpha_from_c",
@@ -57,74 +52,7 @@ __all__ = [
     "population_prior",
     "prior_from_alpha",
     "resolve_prior",
-    "validate_pu_data",
 ]
-
-#: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
-#: list): None, a seed in [0, 2**32 - 1] or a ``numpy.random.Generator`` (consumed once
-#: for a seed, :func:`pu_lib._seeding.seed_to_int`)
-RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator]
-
-
-def _check_two_label_kinds(s: np.ndarray) -> None:
-    """``ValueError`` (naming the one class) when ``s`` holds a single value."""
-    values = np.unique(s)
-    if values.size >= 2:
-        return
-    v = values[0].item() if values.size else None
-    if v == 0:
-        what = "s has no labeled positives (no s == 1)"
-    elif v == 1:
-        what = "s has no unlabeled examples (all s == 1)"
-    else:
-        what = f"s holds one value only ({v!r})"
-    raise ValueError(f"{what}: one class only; PU learning needs labeled (s == 1) and unlabeled (s == 0) rows")
-
-
-def validate_pu_data(estimator, X, s, *, allow_nan: bool = False, sample_weight=None):
-    """Validate the training data of a PU estimator's ``fit(X, s)``, the scikit-learn way.
-
-    ``X`` goes through scikit-learn's ``validate_data`` (records ``n_features_in_`` and,
-    for a DataFrame, ``feature_names_in_``; sparse, complex, empty, 1-D and one-row input
-    rejected with scikit-learn's messages; NaN left to the next step); ``s`` must be
-    given, 1-D (a column vector is raveled with a ``DataConversionWarning``), a
-    classification target ("Unknown label type" otherwise), binary ("Only binary
-    classification is supported") with both values present ("one class only"); then
-    :func:`pu_lib._validation.check_X_s` (finite ``X`` or, with ``allow_nan``, NaN but no
-    infinities; ``s`` exactly 0/1). With ``sample_weight``
-    (:func:`pu_lib._validation.check_sample_weight`), rows of weight 0 are dropped, so a
-    zero weight is exactly a removed row, and unit weights on the kept rows become None.
-
-    Returns ``(X, s, w, rows)``: float64 ``X``, int8 ``s``, the kept weights (None
-    without weights) and the indices of the kept rows in the input.
-    """
-    if s is None:
-        raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
-                         "fit takes the PU labels s (1 = labeled positive, 0 = unlabeled)")
-    X = validate_data(estimator, X, reset=True, dtype="numeric", ensure_all_finite=False, ensure_min_samples=2)
-    s = np.asarray(s)
-    if s.ndim == 2 and s.shape[1] == 1:
-        s = column_or_1d(s, warn=True)
-    if s.ndim == 1 and s.shape[0] == X.shape[0]:
-        check_classification_targets(s)
-        values = np.unique(s)
-        if values.size > 2:
-            shown = values[:10].tolist()
-            raise ValueError("Only binary classification is supported: s must hold only 0 and 1 "
-                             f"(1 = labeled positive, 0 = unlabeled), found values {shown}")
-        _check_two_label_kinds(s)
-    X, s = check_X_s(X, s, allow_nan=allow_nan)
-    rows = np.arange(X.shape[0])
-    if sample_weight is None:
-        return X, s, None, rows
-    w = check_sample_weight(sample_weight, X.shape[0])
-    keep = w > 0
-    if not keep.all():
-        X, s, w, rows = X[keep], s[keep], w[keep], rows[keep]
-        _check_two_label_kinds(s)
-    if np.all(w == 1.0):  # unit weights on the kept rows: exactly the unweighted fit
-        w = None
-    return X, s, w, rows
 
 
 def _fraction(v, name):
@@ -215,7 +143,7 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         return self._fit(X, s)
 
     def _fit(self, X, s, sample_weight=None):
-        """Validate (:func:`validate_pu_data`), estimate and set the fitted attributes.
+        """Validate (:func:`pu_lib._validation.validate_pu_data`), estimate and set the fitted attributes.
         With ``sample_weight``, zero-weight rows are dropped first and ``_estimate`` gets
         the other weights (keyword ``sample_weight``); the labeled fraction is then
         weighted."""
@@ -273,7 +201,8 @@ def population_prior(estimator, scenario: str) -> float:
     return float(getattr(estimator, attr))
 
 
-def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_state=None, n_jobs=None):
+def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_state=None, n_jobs=None,
+                  sample_weight=None):
     """The class prior a PU classifier should use, from its ``prior`` parameter.
 
     ``prior`` is a number in (0, 1) (returned as is), the name of a prior estimator
@@ -283,7 +212,9 @@ def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_sta
     An estimator or name is fitted on ``(X, s)`` -- a clone, so the argument is never
     modified; a name gets ``random_state`` and ``n_jobs``, and a clone whose
     ``random_state`` is None gets ``random_state``, so that the classifier's seed fixes
-    the estimate. Returns ``(prior, fitted_estimator_or_None)``.
+    the estimate. With ``sample_weight`` the estimator is fitted as
+    ``fit(X, s, sample_weight=...)``; ``ValueError`` naming it when its ``fit`` takes no
+    ``sample_weight``. Returns ``(prior, fitted_estimator_or_None)``.
     """
     from pu_lib import registry
 
@@ -301,6 +232,16 @@ def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_sta
             est.set_params(random_state=random_state)
     else:
         return check_prior(prior), None
-    est.fit(X, s)
+    if sample_weight is None:
+        est.fit(X, s)
+    else:
+        from sklearn.utils.validation import has_fit_parameter
+
+        if not has_fit_parameter(est, "sample_weight"):
+            raise ValueError(
+                f"prior estimator {type(est).__name__} does not accept sample_weight in fit; give prior as a "
+                "number, or a prior estimator whose fit takes sample_weight, or fit without sample_weight"
+            )
+        est.fit(X, s, sample_weight=sample_weight)
     value = population_prior(est, scenario)
     return check_prior(value, f"prior estimated by {type(est).__name__} ({scenario})"), est

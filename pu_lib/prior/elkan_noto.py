@@ -22,7 +22,8 @@ from numbers import Real
 from sklearn.base import _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, BasePriorEstimator
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["ElkanNotoPrior"]
 

@@ -39,7 +39,8 @@ from pu_lib.prior._beta_density import (
     pulscar_alpha,
 )
 from pu_lib.prior._cv import cv_probabilities
-from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, BasePriorEstimator
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["PULSCAR"]
 

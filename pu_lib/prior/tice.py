@@ -100,7 +100,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.prior._tice_kernel import _bin_kernel, _column_stats, _grow_fold
-from pu_lib.prior.base import RANDOM_STATE_CONSTRAINT, BasePriorEstimator
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["TIcE", "bin_features", "make_folds", "tice_delta", "tice_delta_tr", "tice_lower_bound"]
 

@@ -57,14 +57,20 @@ import math
 import numbers
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context, clone
+from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import HasMethods, Integral, Interval, Real, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
-from sklearn.utils.validation import check_is_fitted, column_or_1d, has_fit_parameter, validate_data
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import SCENARIOS, check_prior, check_sample_weight, check_scenario, check_X, check_X_s
-from pu_lib.base import PUClassifierMixin
+from pu_lib._validation import (
+    SCENARIOS,
+    check_sample_weight,
+    check_scenario,
+    check_X,
+    validate_pu_data,
+)
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
 from pu_lib.trees._criteria import LOSSES, PN_CRITERIA, PU_RISKS, criterion_code, pu_criterion_code
 from pu_lib.trees._parallel import fit_trees, forest_predict, pack
 
@@ -105,8 +111,7 @@ _TREE_CONSTRAINTS: dict = {
     "min_samples_leaf": [Interval(Integral, 1, None, closed="left")],
     "threshold_rule": [StrOptions(set(THRESHOLD_RULES))],
     "feature_draw": [StrOptions(set(FEATURE_DRAWS))],
-    # None, a seed in [0, 2**32 - 1] or a numpy Generator (drawn from once for a seed)
-    "random_state": [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator],
+    "random_state": RANDOM_STATE_CONSTRAINT,
 }
 #: the PU trees' parameters beyond those
 _PU_CONSTRAINTS: dict = {
@@ -253,32 +258,12 @@ def pn_weights(y, sample_weight=None):
 
 
 def _resolve_prior(prior, X, s, scenario, sample_weight, random_state, n_jobs):
-    """``(prior, fitted prior estimator or None)`` from the ``prior`` parameter (see
-    :func:`pu_lib.prior.resolve_prior`). With ``sample_weight``, a prior estimator (name or
-    object, cloned; a clone whose ``random_state`` is None gets ``random_state``) is fitted
-    with ``fit(X, s, sample_weight=...)``; ``ValueError`` naming it if its ``fit`` does not
-    take ``sample_weight``."""
-    from pu_lib.prior import population_prior, resolve_prior
+    """``(prior, fitted prior estimator or None)`` from the ``prior`` parameter
+    (:func:`pu_lib.prior.resolve_prior`, with the training rows' sample weights)."""
+    from pu_lib.prior import resolve_prior
 
-    if sample_weight is None or prior is None or isinstance(prior, numbers.Real):
-        return resolve_prior(prior, X, s, scenario, random_state=random_state, n_jobs=n_jobs)
-    if isinstance(prior, str):
-        from pu_lib import registry
-
-        est = registry.make_estimator(prior, kind="prior", random_state=random_state, n_jobs=n_jobs)
-    else:
-        est = clone(prior)
-        params = est.get_params(deep=False)
-        if "random_state" in params and params["random_state"] is None and random_state is not None:
-            est.set_params(random_state=random_state)
-    if not has_fit_parameter(est, "sample_weight"):
-        raise ValueError(
-            f"prior estimator {type(est).__name__} does not accept sample_weight in fit; give prior as a "
-            "number, or a prior estimator whose fit takes sample_weight, or fit without sample_weight"
-        )
-    est.fit(X, s, sample_weight=sample_weight)
-    value = population_prior(est, scenario)
-    return check_prior(value, f"prior estimated by {type(est).__name__} ({scenario})"), est
+    return resolve_prior(prior, X, s, scenario, random_state=random_state, n_jobs=n_jobs,
+                         sample_weight=sample_weight)
 
 
 # --------------------------------------------------------------------------- shared behaviour
@@ -292,9 +277,6 @@ class _TreeModel:
     forests)."""
 
     _voting = "majority"
-
-    def _fitted_trees(self) -> list:
-        raise NotImplementedError
 
     def _predict_n_jobs(self):
         """Threads for prediction: the forests' ``n_jobs``; one for a single tree."""
@@ -401,16 +383,11 @@ def _fit_engine(est, Xf, a, u, rows, crit, splitter, n_trees, seed, *, bootstrap
 # --------------------------------------------------------------------------- PU estimators
 
 def check_pu_fit_data(est, X, s, sample_weight):
-    """``(X as float32, s as int8, sample weights or None)`` for ``est.fit``: ``X`` as in
-    :func:`check_X_fit` (the finiteness scan done once, by check_X_s); ``s`` must be 1-D
-    0/1 with both values (:func:`pu_lib._validation.check_X_s`)."""
-    Xv = validate_data(est, X, reset=True, dtype=np.float32, ensure_all_finite=False)
-    s = _check_labels_1d(s, "s")
-    if np.unique(s).shape[0] < 2:
-        raise ValueError(f"s holds one class only ({np.unique(s).tolist()}): PU learning needs labeled (s = 1) "
-                         "and unlabeled (s = 0) rows")
-    Xv, s = check_X_s(Xv, s, dtype=np.float32)
-    return Xv, s, _sample_weight(sample_weight, Xv.shape[0])
+    """``(X as float32, s as int8, sample weights or None)`` for ``est.fit``, by
+    :func:`pu_lib._validation.validate_pu_data` (the one PU training-data check of the
+    package): rows of weight 0 are dropped there, so a zero weight is a removed row."""
+    Xv, s, sw, _ = validate_pu_data(est, X, s, dtype=np.float32, sample_weight=sample_weight)
+    return Xv, s, sw
 
 
 class _PUTree:
