@@ -13,8 +13,6 @@ estimators, label files, result rows and configs: :data:`SINGLE_TRAINING_SET` an
 from __future__ import annotations
 
 import numpy as np
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import column_or_1d, validate_data
 
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
 SINGLE_TRAINING_SET = "single_training_set"
@@ -178,6 +176,9 @@ def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = Fal
     Returns ``(X, s, w, rows)``: ``X`` of ``dtype`` (float64 by default; the trees use float32), int8 ``s``, the kept weights (None
     without weights) and the indices of the kept rows in the input.
     """
+    from sklearn.utils.multiclass import check_classification_targets  # scikit-learn only when fitting
+    from sklearn.utils.validation import column_or_1d, validate_data
+
     if s is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
                          "fit takes the PU labels s (1 = labeled positive, 0 = unlabeled)")

@@ -66,13 +66,17 @@ def _fill_defaults(instance, schema):
 
 def with_registry_names(schema: dict) -> dict:
     """A copy of the config schema whose ``methods.*.method`` allows exactly the names of
-    :mod:`pu_lib.registry` (the schema file itself lists none: the registry is the one
-    place a method is registered)."""
+    :mod:`pu_lib.registry` and whose ``experiments.*.metrics`` allow exactly those of
+    :data:`pu_lib.metrics.METRICS` (the schema file lists neither: the registry and the
+    metric table are the one place each is defined)."""
     from pu_lib import registry
+    from pu_lib.metrics import METRICS
 
     schema = copy.deepcopy(schema)
     method = schema["properties"]["methods"]["additionalProperties"]["properties"]["method"]
     method["enum"] = registry.names()
+    metrics = schema["properties"]["experiments"]["additionalProperties"]["properties"]["metrics"]
+    metrics["items"] = {**metrics["items"], "enum": list(METRICS)}
     return schema
 
 
