@@ -386,7 +386,10 @@ def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_pa
     agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "snar_alpha.parquet")
     assert len(agg) == 2 * 4 * 2
     assert set(np.round(agg["alpha_u_true"], 3)) == {0.1, 0.3}
-    assert agg["alpha_u_hat"].between(0, 1).all()
+    # the three estimates of a row are one estimate in three forms (thesis eqs. 2.5-2.7)
+    lf = agg["n_labeled"] / agg["n_train"]
+    np.testing.assert_allclose(agg["prior_hat"], lf + agg["alpha_u_hat"] * (1 - lf))
+    np.testing.assert_allclose(agg["c_hat"], lf / agg["prior_hat"])
     np.testing.assert_allclose(agg["alpha_u_abs_error"], (agg["alpha_u_hat"] - agg["alpha_u_true"]).abs())
     assert (agg.loc[agg["method"] == "pulsnar", "n_clusters"] >= 1).all()
     tables, figures = tmp_path / "results" / "tables", tmp_path / "results" / "figures"
