@@ -53,6 +53,12 @@ def _err(cfg, schema_path):
          "methods.naive_lr.base: unknown base estimator"),
         (lambda c: c["methods"]["elkan_noto_lr"]["params"].update(bogus=1),
          "methods.elkan_noto_lr.params.bogus"),
+        # parameter values are checked against the estimator's declared constraints
+        (lambda c: c["methods"]["pu_et"]["params"].update(n_estimators=0),
+         "methods.pu_et.params: The 'n_estimators' parameter of PUExtraTreesClassifier must be an int in the "
+         "range [1, inf). Got 0 instead."),
+        (lambda c: c["methods"]["elkan_noto_lr"]["params"].update(c_estimator="e4"),
+         "methods.elkan_noto_lr.params: The 'c_estimator' parameter of ElkanNotoClassifier must be a str among"),
         (lambda c: c["experiments"]["quick_uci"]["settings"].append({"mechanism": "teleport"}),
          "experiments.quick_uci.settings[3].mechanism"),
         (lambda c: c.update(sed=1), "<root>: Additional properties are not allowed ('sed'"),
