@@ -73,15 +73,24 @@ def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False) -> np
     return X
 
 
-def check_binary(v, name: str, n: int | None = None) -> np.ndarray:
-    """Validate a 1-D vector of 0/1 (or bool, or -1/+1 not allowed) labels; returns int8 array."""
+def as_1d(v, name: str, n: int | None = None, ref: str | None = None) -> np.ndarray:
+    """``v`` as a 1-D array (a column or row vector is raveled); ``ValueError`` naming
+    ``name`` for another shape or, with ``n``, another length (the message names ``ref``,
+    by default "X has n rows")."""
     v = np.asarray(v)
-    if v.ndim == 2 and v.shape[1] == 1:
+    if v.ndim == 2 and 1 in v.shape:
         v = v.ravel()
     if v.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
     if n is not None and v.shape[0] != n:
-        raise ValueError(f"{name} has {v.shape[0]} entries but X has {n} rows")
+        other = f"X has {n} rows" if ref is None else f"{ref} has {n}"
+        raise ValueError(f"{name} has {v.shape[0]} entries but {other}")
+    return v
+
+
+def check_binary(v, name: str, n: int | None = None) -> np.ndarray:
+    """Validate a 1-D vector of 0/1 (or bool, or -1/+1 not allowed) labels; returns int8 array."""
+    v = as_1d(v, name, n)
     if v.dtype == bool:
         return v.astype(np.int8)
     if not np.issubdtype(v.dtype, np.number):
@@ -114,13 +123,7 @@ def check_probabilities(p, name: str = "probs", n: int | None = None, ref: str =
                         allow_empty: bool = True) -> np.ndarray:
     """Validate a 1-D vector of probabilities in [0, 1] (a column vector is raveled);
     ``n``: required length (the message names ``ref``). Returns float64."""
-    p = np.asarray(p)
-    if p.ndim == 2 and 1 in p.shape:
-        p = p.ravel()
-    if p.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {p.shape}")
-    if n is not None and p.shape[0] != n:
-        raise ValueError(f"{name} has {p.shape[0]} entries but {ref} has {n}")
+    p = as_1d(p, name, n, ref)
     if not allow_empty and p.shape[0] == 0:
         raise ValueError(f"{name} is empty")
     if not (np.issubdtype(p.dtype, np.number) or p.dtype == bool):

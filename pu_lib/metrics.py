@@ -23,7 +23,7 @@ import math
 
 import numpy as np
 
-from pu_lib._validation import SINGLE_TRAINING_SET, check_binary, check_probabilities, check_scenario
+from pu_lib._validation import SINGLE_TRAINING_SET, as_1d, check_binary, check_probabilities, check_scenario
 
 __all__ = [
     "EVALUATE_METRICS",
@@ -100,13 +100,7 @@ def _labels(v, name: str, n: int | None = None, ref: str = "y") -> np.ndarray:
 def _scores(v, name: str, n: int | None, ref: str = "y") -> np.ndarray:
     """1-D float vector of length ``n`` (any length for None) without NaN (infinities
     are allowed)."""
-    v = np.asarray(v)
-    if v.ndim == 2 and v.shape[1] == 1:
-        v = v.ravel()
-    if v.ndim != 1:
-        raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
-    if n is not None and v.shape[0] != n:
-        raise ValueError(f"{name} has {v.shape[0]} entries but {ref} has {n}")
+    v = as_1d(v, name, n, ref)
     if not (np.issubdtype(v.dtype, np.number) or v.dtype == bool):
         raise ValueError(f"{name} must be numeric, got dtype {v.dtype}")
     v = v.astype(np.float64)

@@ -17,12 +17,9 @@ classifier give the same ``c`` for the same seed (tested).
 
 from __future__ import annotations
 
-from numbers import Real
-
 from sklearn.base import _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.baselines.elkan_noto import ElkanNotoClassifier
 from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["ElkanNotoPrior"]
@@ -56,12 +53,8 @@ class ElkanNotoPrior(BasePriorEstimator):
     classifier_ : the fitted :class:`~pu_lib.baselines.ElkanNotoClassifier`.
     """
 
-    _parameter_constraints: dict = {
-        "estimator": [None, HasMethods(["fit", "predict_proba"])],
-        "hold_out_ratio": [Interval(Real, 0, 1, closed="neither")],
-        "c_estimator": [StrOptions({"e1", "e2", "e3"})],
-        "random_state": RANDOM_STATE_CONSTRAINT,
-    }
+    # the parameters are those of the classifier it wraps
+    _parameter_constraints: dict = dict(ElkanNotoClassifier._parameter_constraints)
 
     def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
         self.estimator = estimator
@@ -76,8 +69,6 @@ class ElkanNotoPrior(BasePriorEstimator):
         return self._fit(X, s, sample_weight)
 
     def _estimate(self, X, s, sample_weight=None):
-        from pu_lib.baselines import ElkanNotoClassifier
-
         clf = ElkanNotoClassifier(
             estimator=self.estimator,
             hold_out_ratio=self.hold_out_ratio,
