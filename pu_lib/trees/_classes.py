@@ -400,7 +400,8 @@ class _PUTree:
         est_seed = None if self.random_state is None else derive_seed(seed, "prior_estimator")
         prior, prior_est = _resolve_prior(self.prior, Xv, s, self.scenario, sw, est_seed, n_jobs)
         a, u = pu_weights(s, prior, self.scenario, sw)
-        trees = _fit_engine(self, _fit_layout(Xv, column_major=True), a, u, _kept_rows(sw), crit, splitter, n_trees,
+        # rows of weight 0 were already dropped by validate_pu_data: the engine uses every row
+        trees = _fit_engine(self, _fit_layout(Xv, column_major=True), a, u, None, crit, splitter, n_trees,
                             seed, bootstrap=bootstrap, n_jobs=n_jobs, use_dask=use_dask)
         self.prior_ = prior
         self.prior_estimator_ = prior_est
