@@ -15,6 +15,15 @@ Columns besides :data:`pu_lib.metrics.METRICS`:
 * ``pu_risk_*``: how the training zero-one PU risk (PU ET Appendix K) was computed;
 * ``fit_on``: ``"y"`` when the estimator requested the true classes (oracles), else ``"s"``;
 * ``fit_seconds`` / ``predict_seconds``.
+
+Threshold tuning with refit (``split.refit: true``, the PU Hellinger trees protocol as
+the authors' ``expsetup.py`` runs it): :func:`refit_classifier_row` fits a first model on
+the training part, takes the F1-maximising threshold on the validation part against the
+true classes, then fits a clone on training + validation rows (the validation rows' ``s``
+labels included) and scores that refitted model on the evaluation rows: ``f1_tuned`` is
+its test F1 at the tuned threshold, every other metric is the refitted model's. Extra
+columns: ``f1_threshold`` (the tuned threshold, on the scale of
+:func:`ranking_score`), ``n_val`` and ``tune_fit_seconds`` (the first fit).
 """
 
 from __future__ import annotations
@@ -25,7 +34,14 @@ import numpy as np
 
 from pu_lib._validation import SCENARIOS, SINGLE_TRAINING_SET
 
-__all__ = ["classifier_row", "pu_risk_estimator", "pu_risk_scenario", "ranking_score"]
+__all__ = [
+    "classifier_row",
+    "pu_risk_estimator",
+    "pu_risk_scenario",
+    "ranking_score",
+    "refit_classifier_row",
+    "validation_scores",
+]
 
 
 def pu_risk_scenario(est) -> str:
@@ -53,9 +69,48 @@ def ranking_score(est, X, proba):
     return proba
 
 
-def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
+def validation_scores(est, cell, fit_kwargs: dict) -> dict:
+    """Fit ``est`` on the training rows of ``cell`` and score its validation part:
+    ``{"y", "proba", "score", "fit_seconds"}`` (true classes, ``P(y=1)`` and
+    :func:`ranking_score` of the validation rows; the seconds of the fit)."""
+    t0 = time.perf_counter()
+    est.fit(cell.X_tr, cell.s_tr, **fit_kwargs)
+    fit_seconds = time.perf_counter() - t0
+    X_va, y_va, _ = cell.part("val")
+    if y_va.shape[0] == 0:
+        raise ValueError("threshold tuning needs a validation part (split.val_size > 0)")
+    proba = est.predict_proba(X_va)[:, 1]
+    return {"y": y_va, "proba": proba, "score": ranking_score(est, X_va, proba), "fit_seconds": fit_seconds}
+
+
+def refit_classifier_row(est_tune, cell_tune, kwargs_tune: dict, est, cell, fit_kwargs: dict, task: dict,
+                         prior_given) -> dict:
+    """The result row of the tune-then-refit protocol (``split.refit: true``).
+
+    ``est_tune`` is fitted on the training rows of ``cell_tune`` and its F1-maximising
+    threshold is chosen on the validation rows of ``cell_tune`` against the true classes
+    (:func:`pu_lib.metrics.best_f1_threshold`); ``est`` (a clone, unfitted) is then fitted
+    on the training rows of ``cell`` -- training and validation parts together -- and
+    scored by :func:`classifier_row`, with ``f1_tuned`` = its test F1 at that threshold.
+    """
+    from pu_lib import metrics
+
+    val = validation_scores(est_tune, cell_tune, kwargs_tune)
+    row = classifier_row(est, cell, fit_kwargs, task, prior_given, val=val)
+    row["f1_threshold"] = metrics.best_f1_threshold(val["y"], val["score"])[0]
+    row["n_val"] = int(val["y"].shape[0])
+    row["tune_fit_seconds"] = val["fit_seconds"]
+    return row
+
+
+def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: dict | None = None) -> dict:
     """Fit ``est`` on the training rows of ``cell`` (:class:`~pu_lib.experiments.runner.RepetitionData`)
-    and return the metric columns of its result row."""
+    and return the metric columns of its result row.
+
+    ``val``: validation classes and scores of another model (:func:`validation_scores`;
+    the refit protocol) to tune the ``f1_tuned`` threshold on, instead of this model's
+    scores on the validation part of ``cell``; Lee & Liu's criterion is then in-sample.
+    """
     from pu_lib import metrics
 
     X_tr, s_tr, y_tr = cell.X_tr, cell.s_tr, cell.y_tr
@@ -73,13 +128,17 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict
     score = ranking_score(est, X_ev, proba)
     predict_seconds = time.perf_counter() - t0
 
-    X_va, y_va, s_va = cell.part("val")
-    has_val = y_va.shape[0] > 0
     y_val = proba_val = score_val = None
-    if has_val:
-        y_val = y_va
-        proba_val = est.predict_proba(X_va)[:, 1]
-        score_val = ranking_score(est, X_va, proba_val)
+    if val is not None:  # tuned on another model's validation scores; val rows are in training
+        has_val = False
+        y_val, proba_val, score_val = val["y"], val["proba"], val["score"]
+    else:
+        X_va, y_va, s_va = cell.part("val")
+        has_val = y_va.shape[0] > 0
+        if has_val:
+            y_val = y_va
+            proba_val = est.predict_proba(X_va)[:, 1]
+            score_val = ranking_score(est, X_va, proba_val)
     # In-sample predictions: the training PU risk (always computed) and Lee & Liu's
     # criterion (on the validation part if there is one, else in-sample; it needs PU labels).
     pred_tr = est.predict(X_tr)

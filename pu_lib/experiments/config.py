@@ -177,6 +177,11 @@ def _semantic_checks(config: dict) -> None:
                 if why:
                     raise ConfigError(f"{base}.report.groupings: {g!r} is impossible here: {why}")
         split = exp["split"]
+        if split.get("refit") and not split["val_size"] > 0:
+            raise ConfigError(
+                f"{base}.split.refit: tuning a threshold before the refit needs a validation part; "
+                "set split.val_size > 0 (the PU Hellinger trees protocol: 0.5)"
+            )
         if split.get("predefined") is True:
             for i, d in enumerate(exp["datasets"]):
                 entry = normalise_dataset_entry(d)
@@ -210,6 +215,8 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
             f"{base}.methods: mixes prior estimators {priors} and classifiers {others}; put them in "
             "separate experiments (prior estimators are scored by their estimates only)"
         )
+    if exp["split"].get("refit"):
+        raise ConfigError(f"{base}.split.refit: applies to classifiers only (this experiment estimates priors)")
     for j, m in enumerate(exp["metrics"]):
         if m not in PRIOR_METRICS:
             raise ConfigError(
@@ -333,8 +340,8 @@ _NOT_HASHED = ("report", "description", "paper", "paper_table")
 def _split_spec(split: dict) -> dict:
     """The split block as hashed and passed to the rules: ``predefined: false`` (the
     default, added after the other keys) is left out so that configs that do not use it
-    keep their config hashes and Snakemake params."""
-    return {k: v for k, v in split.items() if not (k == "predefined" and v is False)}
+    keep their config hashes and Snakemake params; so is ``refit: false``."""
+    return {k: v for k, v in split.items() if not (k in ("predefined", "refit") and v is False)}
 
 
 def _is_optional(raw_entry) -> bool:

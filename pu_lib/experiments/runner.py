@@ -222,16 +222,42 @@ def run_repetition(task: dict) -> dict:
         method_spec, prior_given = resolve_method_spec(task["method_spec"], cell.y_tr)
         est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
         kwargs = fit_kwargs(est, {"y_true": cell.y_tr, "propensity": cell.propensity_tr})
-        row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
         if registry.get(method_spec["method"]).kind == "prior":
             from pu_lib.experiments.prior_eval import prior_row
 
+            row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
             row.update(prior_row(est, cell, kwargs, task))
+        elif task.get("refit"):
+            from pu_lib.experiments.classifier_eval import refit_classifier_row
+
+            # tune on (train, val), then refit a clone on train + val (split.refit)
+            full = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"],
+                                  tr=split != "test")
+            est_full, prior_full = refit_clone(est, task["method_spec"], full.y_tr)
+            kwargs_full = fit_kwargs(est_full, {"y_true": full.y_tr, "propensity": full.propensity_tr})
+            row = base_row(task, entry, lab, int(full.tr.sum()), int(full.s_tr.sum()))
+            row.update(refit_classifier_row(est, cell, kwargs, est_full, full, kwargs_full, task,
+                                            prior_full if prior_full is not None else prior_given))
         else:
             from pu_lib.experiments.classifier_eval import classifier_row
 
+            row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
             row.update(classifier_row(est, cell, kwargs, task, prior_given))
         return row
+
+
+def refit_clone(est, method_spec: dict, y_refit):
+    """``(clone, prior)``: an unfitted clone of ``est`` (same parameters and seed) for the
+    refit on training + validation rows. With ``params.prior: true`` its prior becomes
+    the true class prior of the refit rows ``y_refit`` (returned; else None)."""
+    from sklearn.base import clone
+
+    out = clone(est)
+    if _is_true_flag((method_spec.get("params") or {}).get("prior")):
+        _, prior = resolve_method_spec(method_spec, y_refit)
+        out.set_params(prior=prior)
+        return out, prior
+    return out, None
 
 
 class RepetitionData:
@@ -299,6 +325,7 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
             "method_spec": spec["method_spec"],
             "config_hash": spec["config_hash"],
             "evaluate_on": spec["split"]["evaluate_on"],
+            "refit": bool(spec["split"].get("refit", False)),
             "prior_evaluation": spec.get("prior_evaluation") or {},
             "rep": rep,
             "seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], spec["method"], "fit", rep),
