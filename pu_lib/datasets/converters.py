@@ -1,7 +1,7 @@
 """Readers that turn raw public dataset files into a DataFrame with ``target``.
 
 Every reader returns a :class:`pandas.DataFrame` whose class column is named
-``target`` (original class values, not binarised). Formats: CSV, ARFF (own
+``target`` (original class values, not binarised). Formats: CSV, Parquet, ARFF (own
 parser), LIBSVM/svmlight, KEEL ``.dat`` (own parser), MATLAB ``.mat`` (ODDS) and
 NumPy ``.npz`` (ADBench), plus the 20 Newsgroups ``bydate`` tarball and the CIFAR-10
 python-version tarball.
@@ -24,6 +24,7 @@ from .canonical import TARGET
 
 __all__ = [
     "read_csv",
+    "read_parquet",
     "read_arff",
     "read_libsvm",
     "read_keel",
@@ -77,6 +78,13 @@ def read_csv(
     """
     df = pd.read_csv(path, sep=sep, header=header, names=names, na_values=na_values, **kwargs)
     return _set_target(df, class_column)
+
+
+# ----------------------------------------------------------------------------- Parquet
+def read_parquet(path: str | os.PathLike, *, class_column: str | None = None) -> pd.DataFrame:
+    """Read a Parquet table (e.g. OpenML's ``dataset_<id>.pq``) and name the class
+    ``target``: ``class_column``, else a column already called ``target``, else the last."""
+    return _set_target(pd.read_parquet(path), class_column)
 
 
 # ----------------------------------------------------------------------------- ARFF
@@ -439,6 +447,7 @@ def read_cifar10_tar(path: str | os.PathLike) -> pd.DataFrame:
 
 READERS = {
     "csv": read_csv,
+    "parquet": read_parquet,
     "arff": read_arff,
     "libsvm": read_libsvm,
     "keel": read_keel,

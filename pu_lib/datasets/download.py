@@ -173,12 +173,13 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
     """Convert downloaded raw files into the dataset's mirror-layout table.
 
     Follows ``spec["conversion"]``: optional zip ``archive`` with ``members``,
-    ``compression`` (gzip/bz2), ``reader`` (csv, arff, libsvm, keel, mat, npz,
+    ``compression`` (gzip/bz2), ``reader`` (csv, parquet, arff, libsvm, keel, mat, npz,
     newsgroups_tar, cifar10_tar) with reader ``options`` (libsvm: ``n_features``,
     ``dtype``), ``names``, ``class_column_raw``;
     then ``split_values`` (a ``split`` column per part), ``split_rows``,
-    ``drop_columns``, ``class_map``, ``target_strip``, ``sequence_column``, and
-    finally alignment to the mirror's column names/dtypes (``mirror_columns``,
+    ``drop_columns``, ``class_map``, ``target_strip``, ``sequence_column``; integer
+    column names of a download-only entry (headerless CSV) become ``f0``, ``f1``, ...
+    (``column_prefix``); and finally alignment to the mirror's column names/dtypes (``mirror_columns``,
     ``mirror_dtypes``, filled by ``build_registry``).
     """
     conv = dict(spec.get("conversion") or {})
@@ -200,7 +201,7 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
     for p in parts:
         if reader == "csv":
             df = READERS["csv"](p, names=conv.get("names"), class_column=conv.get("class_column_raw"), **opts)
-        elif reader in ("arff",):
+        elif reader in ("arff", "parquet"):
             df = READERS[reader](p, class_column=conv.get("class_column_raw"))
         elif reader == "libsvm":
             df = READERS[reader](p, n_features=opts.get("n_features"), column_prefix=conv.get("column_prefix", "f"),
@@ -235,6 +236,9 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
         width = max(seqs.str.len())
         for i in range(width):
             df[f"{sc.get('prefix', 'pos')}{i + 1:0{sc.get('width', 2)}d}"] = seqs.str[i]
+    if not spec.get("mirror_columns"):  # download-only: headerless files get f0, f1, ... names
+        prefix = conv.get("column_prefix", "f")
+        df = df.set_axis([c if isinstance(c, str) else f"{prefix}{c}" for c in df.columns], axis=1)
     return _align_to_mirror(df, spec)
 
 

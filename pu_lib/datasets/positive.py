@@ -10,6 +10,10 @@ A definition is a mapping with exactly one *positive selector*
 * ``{"most_frequent": true}`` positive iff the class value is the most frequent one among
   the kept rows (ties: the smallest value); PU Extra Trees, Section 5: "for mushroom and
   covtype, the most prominent class makes up the P class";
+* ``{"least_frequent": true}`` positive iff the class value is the least frequent one among
+  the kept rows (ties: the smallest value); the minority class of an imbalanced data set
+  whose label spelling is not known before the first download (PU Hellinger trees,
+  OpenML PizzaCutter1);
 
 and optional *row selectors* for classes a paper drops (PULSNAR paper, Table 1:
 anuran Bufonidae dropped, letter recognition A-F only):
@@ -34,7 +38,7 @@ import numpy as np
 
 __all__ = ["binary_labels", "validate_definition", "validate_row_selectors", "row_mask"]
 
-_SELECTORS = ("values", "not_values", "parity", "prefixes", "most_frequent")
+_SELECTORS = ("values", "not_values", "parity", "prefixes", "most_frequent", "least_frequent")
 _ROWS = ("drop_values", "keep_values", "keep_prefixes", "keep_meta")
 
 
@@ -68,8 +72,9 @@ def validate_definition(definition: Mapping[str, Any]) -> None:
     validate_row_selectors({k: definition[k] for k in keys if k in _ROWS})
     if "parity" in definition and definition["parity"] not in ("even", "odd"):
         raise ValueError("parity must be 'even' or 'odd'")
-    if "most_frequent" in definition and definition["most_frequent"] is not True:
-        raise ValueError("most_frequent must be true")
+    for key in ("most_frequent", "least_frequent"):
+        if key in definition and definition[key] is not True:
+            raise ValueError(f"{key} must be true")
 
 
 def _isin(target: np.ndarray, values) -> np.ndarray:
@@ -141,13 +146,15 @@ def binary_labels(target, definition: Mapping[str, Any], meta=None) -> np.ndarra
     validate_definition(definition)
     target = np.asarray(target)
     keep = row_mask(target, definition, meta)
-    if "most_frequent" in definition:
+    if "most_frequent" in definition or "least_frequent" in definition:
+        key = "most_frequent" if "most_frequent" in definition else "least_frequent"
         kept = target[keep]
         if kept.size == 0:
-            raise ValueError("most_frequent: no rows are kept")
+            raise ValueError(f"{key}: no rows are kept")
         as_key = kept if kept.dtype.kind in "iufb" else kept.astype(str)
         values, counts = np.unique(as_key, return_counts=True)
-        top = values[int(np.argmax(counts))]  # np.unique sorts: ties -> smallest value
+        # np.unique sorts, argmax / argmin take the first: ties -> smallest value
+        top = values[int(np.argmax(counts) if key == "most_frequent" else np.argmin(counts))]
         pos = (target == top) if kept.dtype.kind in "iufb" else (target.astype(str) == top)
     elif "values" in definition:
         pos = _isin(target, definition["values"])
