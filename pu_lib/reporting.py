@@ -12,9 +12,10 @@ Two layouts, both methods-as-rows with ``mean ± sd`` cells, rendered to Markdow
   whose method is not significantly worse than the control at ``alpha`` (Holm) are
   **bold**. The last row gives the Iman-Davenport p-value. The grouping ``"all"`` makes
   a single column whose blocks are all (data set, setting) pairs.
-* **Per-data-set tables** (:func:`per_dataset_tables`), the layout of that paper's
-  Tables A2-A7: one table per data set, one column per setting, cells = mean and sd over
-  repetitions, best cell bold and underlined. No significance marks: a test with the
+* **Per-data-set tables** (:func:`per_dataset_tables`): one table per data set, one column
+  per setting, cells = mean and sd over repetitions, best cell bold and underlined; or
+  (:func:`wide_table`) data sets as columns, one table per setting for that paper's
+  Tables A2-A7 (``per_setting``). No significance marks: a test with the
   repetitions of one data set as blocks would treat resamples of the same data as
   independent data sets, which Demšar (2006, section 3.1) advises against.
 
@@ -327,15 +328,20 @@ def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, de
 
 def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", **kw) -> list:
     """The workflow's per-data-set output: ``layout="tables"`` gives :func:`per_dataset_tables`
-    (one table per data set, settings as columns), ``"wide"`` one :func:`wide_table`, and
-    ``"auto"`` the wide table when the experiment has a single setting, else the tables."""
-    if layout not in ("auto", "tables", "wide"):
-        raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables or wide")
+    (one table per data set, settings as columns), ``"wide"`` one :func:`wide_table`,
+    ``"per_setting"`` one :func:`wide_table` per setting (methods x data sets; one table
+    per flip ratio, as the PU Hellinger trees appendix reports per-data-set F1 and AUC-PR),
+    and ``"auto"`` the wide table when the experiment has a single setting, else the tables."""
+    if layout not in ("auto", "tables", "wide", "per_setting"):
+        raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables, wide or per_setting")
     if layout == "auto":
         layout = "wide" if results["setting"].nunique() == 1 else "tables"
     kw["scale"] = effective_scale(metric, kw.get("scale", 1.0))
     if layout == "wide":
         return [wide_table(results, metric, **kw)]
+    if layout == "per_setting":
+        return [wide_table(results[results["setting"] == st], metric, **kw)
+                for st in _order(results["setting"], kw.get("settings"))]
     return list(per_dataset_tables(results, metric, **kw).values())
 
 

@@ -255,6 +255,10 @@ def test_wide_table_orders_columns_and_dataset_tables_picks_the_layout():
     assert [len(x.mean.columns) for x in dataset_tables(one, "f1")] == [4]          # auto -> wide
     assert len(dataset_tables(df, "f1")) == 4                                        # auto -> tables
     assert list(dataset_tables(df, "f1", "wide")[0].mean.columns)[:2] == ["d1 / flip-0.25", "d1 / flip-0.5"]
+    per = dataset_tables(df, "f1", "per_setting", settings=["flip-0.5", "flip-0.25"])
+    assert [list(x.mean.columns) for x in per] == [["d1", "d2", "d3", "d4"]] * 2
+    assert per[0].title.endswith("(flip-0.5) (mean ± sd over repetitions)")
+    assert per[0].to_markdown() == dataset_tables(one, "f1", "wide")[0].to_markdown()
     with pytest.raises(ValueError, match="layout"):
         dataset_tables(df, "f1", "long")
 

@@ -16,7 +16,7 @@ rule aggregate:
 
 rule tables:
     """Per-data-set tables of one metric (methods x settings, mean ± sd over repetitions,
-    best cell bold and underlined), the layout of PU Hellinger trees Tables A2-A7."""
+    best cell bold and underlined); per_setting: the layout of PU Hellinger trees Tables A2-A7."""
     input:
         "results/aggregate/{experiment}.parquet",
     output:
