@@ -74,6 +74,18 @@ METHODS: dict[str, Method] = {
     "pu_bagging_et": Method(
         "pu_lib.baselines:PUBaggingExtraTreesClassifier", "classifier",
         "PU bagging with a PN Extra Trees base", "Mordelet & Vert 2014; Wilton et al. 2022 (PUBaggingET)"),
+    # --- PU Hellinger trees (Ortega Vazquez, vanden Broucke, De Weerdt) and HDT
+    "pu_hellinger_tree": Method(
+        "pu_lib.trees:PUHellingerTreeClassifier", "classifier",
+        "PU-HDT: Hellinger distance on prior-estimated class counts (depth 5)",
+        "Ortega Vazquez et al., PU Hellinger trees, Algorithm 1"),
+    "hellinger_tree": Method(
+        "pu_lib.trees:HellingerTreeClassifier", "classifier",
+        "HDT: Hellinger distance tree fitted on s (depth 5)", "Cieslak & Chawla 2008; PU-HDT paper (HDT)"),
+    "pu_hellinger_forest": Method(
+        "pu_lib.trees:PUHellingerForestClassifier", "classifier",
+        "PU-SHRF (bootstrap='stratified') / PU-HRF ('standard'): forests of PU-HDTs",
+        "Ortega Vazquez et al., PU Hellinger trees, Algorithm 2"),
     # --- class-prior estimators
     "tice": Method(
         "pu_lib.prior:TIcE", "prior",

@@ -55,11 +55,13 @@ EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
     # baselines (pu_lib.baselines: Naive, Elkan-Noto)
     "NaivePUClassifier": dict(_PU_CLASSIFIER),
     "ElkanNotoClassifier": dict(_PU_CLASSIFIER),
-    # PU tree estimators (pu_lib.trees, pu_lib.baselines); PN trees and SupervisedET pass every check
+    # PU tree estimators (pu_lib.trees, pu_lib.baselines); PN trees, HDT and SupervisedET pass every check
     "PUDecisionTreeClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
     "PUExtraTreesClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
     "NaivePUExtraTreesClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
     "PUBaggingExtraTreesClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
+    "PUHellingerTreeClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
+    "PUHellingerForestClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
     # class-prior estimators (pu_lib.prior): not classifiers, fit(X, s) only
     "TIcE": dict(_PRIOR_ESTIMATOR),
     "PULSCAR": dict(_PRIOR_ESTIMATOR),

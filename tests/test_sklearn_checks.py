@@ -19,6 +19,8 @@ CHECK_PARAMS: dict[str, dict] = {
     # tree methods: few trees; PU trees get a numeric prior (no prior estimator in the loop)
     "pu_extra_trees": {"n_estimators": 5, "prior": 0.4},
     "pu_decision_tree": {"prior": 0.4},
+    "pu_hellinger_tree": {"prior": 0.4},
+    "pu_hellinger_forest": {"n_estimators": 5, "prior": 0.4},
     "pn_extra_trees": {"n_estimators": 5},
     "supervised_et": {"n_estimators": 5},
     "naive_pu_et": {"n_estimators": 5},

@@ -18,6 +18,8 @@ from pu_lib import registry
 FAST = {
     "pu_extra_trees": {"n_estimators": 10, "prior": 0.4},
     "pu_decision_tree": {"prior": 0.4, "max_depth": 6},
+    "pu_hellinger_tree": {"prior": 0.4},
+    "pu_hellinger_forest": {"n_estimators": 10, "prior": 0.4},
     "pn_extra_trees": {"n_estimators": 10},
     "pn_decision_tree": {"max_depth": 6},
     "supervised_et": {"n_estimators": 10},

@@ -15,7 +15,9 @@ from pu_lib.baselines import (
     SupervisedExtraTreesClassifier,
 )
 from pu_lib.trees import (
+    HellingerTreeClassifier,
     PNDecisionTreeClassifier,
+    PUHellingerTreeClassifier,
     PNExtraTreesClassifier,
     PUDecisionTreeClassifier,
     PUExtraTreesClassifier,
@@ -31,6 +33,10 @@ ESTIMATORS = {
     "pu_extra_trees_upu_case_control": (lambda: PUExtraTreesClassifier(
         n_estimators=6, risk="upu", loss="logistic", prior=0.45, scenario="case_control", random_state=0), "s"),
     "pn_decision_tree": (lambda: PNDecisionTreeClassifier(random_state=0), "y"),
+    "pu_hellinger_tree": (lambda: PUHellingerTreeClassifier(prior=0.45, max_depth=None, random_state=0), "s"),
+    "pu_hellinger_tree_labeled_fraction_cc": (lambda: PUHellingerTreeClassifier(
+        prior=0.45, scenario="case_control", proba="labeled_fraction", random_state=0), "s"),
+    "hellinger_tree": (lambda: HellingerTreeClassifier(max_depth=None, random_state=0), "y"),
     "pn_extra_trees": (lambda: PNExtraTreesClassifier(n_estimators=6, criterion="entropy", random_state=0), "y"),
     "supervised_et": (lambda: SupervisedExtraTreesClassifier(n_estimators=6, random_state=0), "s+y_true"),
     "naive_pu_et": (lambda: NaivePUExtraTreesClassifier(n_estimators=6, random_state=0), "s"),

@@ -56,22 +56,25 @@ CODES = {(risk, loss): C.pu_criterion_code(risk, loss) for risk in C.PU_RISKS fo
 
 def test_criterion_table_holds_every_pu_risk_loss_pair_and_the_pn_criteria():
     assert set(C.CRITERIA) == {f"{r}_{l}" for r in ("upu", "nnpu") for l in ("quadratic", "logistic", "savage",
-                                                                            "sigmoid")} | {"gini", "entropy"}
-    assert {n for n, c in C.CRITERIA.items() if c.kind == "pn"} == {"gini", "entropy"}
+                                                                            "sigmoid")} | {
+        "gini", "entropy", "hellinger", "pu_hellinger"}
+    assert {n for n, c in C.CRITERIA.items() if c.kind == "pn"} == {"gini", "entropy", "hellinger"}
+    assert {n for n, c in C.CRITERIA.items() if c.kind == "pu_count"} == {"pu_hellinger"}
     assert C.CRITERIA["nnpu_savage"].code == C.CRITERIA["nnpu_quadratic"].code     # Proposition 3
     assert C.CRITERIA["upu_savage"].code != C.CRITERIA["upu_quadratic"].code
     others = [c.code for n, c in C.CRITERIA.items() if n != "nnpu_savage"]
     assert len(set(others)) == len(others)
     assert C.pu_criterion_code("upu", "logistic") == C.UPU_LOG
     assert C.criterion_code("entropy", "pn") == C.ENTROPY
+    assert C.criterion_code("hellinger", "pn") == C.HELLINGER
     with pytest.raises(ValueError, match="known: .*gini"):
-        C.criterion_code("hellinger", "pn")
+        C.criterion_code("pu_hellinger", "pn")
     with pytest.raises(ValueError, match="unknown pu criterion 'gini'"):
         C.criterion_code("gini", "pu")
     # the estimators' allowed values are read from the table
     assert PUExtraTreesClassifier._parameter_constraints["loss"][0].options == set(C.LOSSES)
     assert PUExtraTreesClassifier._parameter_constraints["risk"][0].options == {"upu", "nnpu"}
-    assert PNExtraTreesClassifier._parameter_constraints["criterion"][0].options == {"gini", "entropy"}
+    assert PNExtraTreesClassifier._parameter_constraints["criterion"][0].options == {"gini", "entropy", "hellinger"}
 
 
 @pytest.mark.parametrize("name", [n for n, c in C.CRITERIA.items() if c.kind == "pu"])
@@ -501,7 +504,7 @@ def test_invalid_parameters_raise_value_error_naming_them(kwargs, match):
 
 @pytest.mark.parametrize("est,match", [
     (PUDecisionTreeClassifier(prior=0.5, splitter="exact"), "'splitter' parameter .*best"),
-    (PNDecisionTreeClassifier(criterion="hellinger"), "'criterion' parameter .*entropy"),
+    (PNDecisionTreeClassifier(criterion="pu_hellinger"), "'criterion' parameter .*entropy"),
     (PNExtraTreesClassifier(criterion="log_loss"), "'criterion' parameter .*gini"),
     (NaivePUExtraTreesClassifier(n_estimators=1.5), "'n_estimators' parameter"),
     (SupervisedExtraTreesClassifier(min_samples_leaf=0), "'min_samples_leaf' parameter"),

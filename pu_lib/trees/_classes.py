@@ -136,13 +136,15 @@ _SPLITTER_CONSTRAINT = {"splitter": [StrOptions(set(SPLITTERS))]}
 _PN_CONSTRAINT = {"criterion": [StrOptions(set(PN_CRITERIA))]}
 
 
-def _resolve_max_features(max_features, d: int) -> int:
-    """'sqrt' -> ceil(sqrt(d)) (the paper's F), 'log2' -> ceil(log2(d)), None / 'all' -> d,
-    int -> that many (at most d), float in (0, 1] -> ceil(fraction * d)."""
+def _resolve_max_features(max_features, d: int, sqrt_rounding: str = "ceil") -> int:
+    """'sqrt' -> ceil(sqrt(d)) (PU ET's F; ``sqrt_rounding="floor"``: floor(sqrt(d)), as
+    scikit-learn's and the PU-HDT paper's forests), 'log2' -> ceil(log2(d)), None / 'all'
+    -> d, int -> that many (at most d), float in (0, 1] -> ceil(fraction * d)."""
     if max_features is None or max_features == "all":
         return d
     if max_features == "sqrt":
-        return max(1, math.ceil(math.sqrt(d)))
+        root = math.floor(math.sqrt(d)) if sqrt_rounding == "floor" else math.ceil(math.sqrt(d))
+        return max(1, root)
     if max_features == "log2":
         return max(1, math.ceil(math.log2(d))) if d > 1 else 1
     if isinstance(max_features, numbers.Integral):
@@ -155,7 +157,7 @@ def _engine_params(est, crit: int, splitter: str, d: int) -> dict:
     return {
         "crit": int(crit),
         "splitter": SPLITTERS[splitter],
-        "max_features": _resolve_max_features(est.max_features, d),
+        "max_features": _resolve_max_features(est.max_features, d, est._sqrt_rounding),
         "n_thresholds": int(est.n_thresholds),
         "max_depth": -1 if est.max_depth is None else int(est.max_depth),
         "min_samples_split": int(est.min_samples_split),
@@ -277,6 +279,8 @@ class _TreeModel:
     forests)."""
 
     _voting = "majority"
+    #: how ``max_features="sqrt"`` rounds (:func:`_resolve_max_features`)
+    _sqrt_rounding = "ceil"
 
     def _predict_n_jobs(self):
         """Threads for prediction: the forests' ``n_jobs``; one for a single tree."""
@@ -297,7 +301,11 @@ class _TreeModel:
             trees = self._fitted_trees()
         except AttributeError:  # not fitted
             return
-        self._packed = pack(trees)
+        self._packed = pack(trees, [self._leaf_values(t) for t in trees])
+
+    def _leaf_values(self, tree):
+        """The per-node values that ``predict_proba`` averages (clipped to [0, 1]): v*."""
+        return tree.value
 
     def _check_X_predict(self, X):
         check_is_fitted(self)
@@ -377,7 +385,7 @@ def _fit_engine(est, Xf, a, u, rows, crit, splitter, n_trees, seed, *, bootstrap
                 use_dask=False):
     params = _engine_params(est, crit, splitter, Xf.shape[1])
     return fit_trees(Xf, a, u, params, _tree_seeds(seed, n_trees), rows=rows, n_jobs=n_jobs, use_dask=use_dask,
-                     bootstrap=bootstrap)
+                     bootstrap=bootstrap)  # bool or (kind, n_draws): pu_lib.trees._parallel.tree_sample
 
 
 # --------------------------------------------------------------------------- PU estimators
@@ -390,16 +398,45 @@ def check_pu_fit_data(est, X, s, sample_weight):
     return Xv, s, sw
 
 
+def _mass_scales(s, prior: float, scenario: str, sw) -> tuple[float, float, bool]:
+    """``(kL, kU, case_control)``: a node's labeled weight is ``kL * Wp`` and its
+    unlabeled-sample weight ``kU * W`` (single training set: ``kU * W`` is the node's total
+    weight, labeled rows included), for :func:`labeled_fraction`."""
+    sw = np.ones(s.shape[0]) if sw is None else sw
+    sum_p = float(sw[s == 1].sum())
+    if scenario == SCENARIOS[0]:
+        return sum_p / prior, float(sw.sum()), False
+    return sum_p / prior, float(sw[s == 0].sum()), True
+
+
+def labeled_fraction(wp, w, scales) -> np.ndarray:
+    """Per node, the weighted fraction of labeled rows L / T (an estimate of
+    P(s = 1 | x)) from the node weights ``Wp``, ``W`` and :func:`_mass_scales`."""
+    k_l, k_u, case_control = scales
+    lab = k_l * np.asarray(wp, dtype=np.float64)
+    tot = k_u * np.asarray(w, dtype=np.float64)
+    if case_control:
+        tot = tot + lab
+    out = np.divide(lab, tot, out=np.zeros_like(lab), where=tot > 0)
+    return np.clip(out, 0.0, 1.0)
+
+
 class _PUTree:
     """Fitting PU trees: validation of ``(X, s, sample_weight)``, the prior, the weights."""
 
+    def _criterion_code(self) -> int:
+        return pu_criterion_code(self.risk, self.loss)
+
     def _fit_pu(self, X, s, sample_weight, *, splitter, n_trees, bootstrap=False, n_jobs=None, use_dask=False):
         Xv, s, sw = check_pu_fit_data(self, X, s, sample_weight)
-        crit = pu_criterion_code(self.risk, self.loss)
+        crit = self._criterion_code()
         seed = _int_seed(self.random_state)
         est_seed = None if self.random_state is None else derive_seed(seed, "prior_estimator")
         prior, prior_est = _resolve_prior(self.prior, Xv, s, self.scenario, sw, est_seed, n_jobs)
         a, u = pu_weights(s, prior, self.scenario, sw)
+        if callable(bootstrap):  # a function of the training labels (e.g. PU-SHRF's K_U)
+            bootstrap = bootstrap(s)
+        self._fit_scales = _mass_scales(s, prior, self.scenario, sw)
         # rows of weight 0 were already dropped by validate_pu_data: the engine uses every row
         trees = _fit_engine(self, _fit_layout(Xv, column_major=True), a, u, None, crit, splitter, n_trees,
                             seed, bootstrap=bootstrap, n_jobs=n_jobs, use_dask=use_dask)
@@ -550,6 +587,9 @@ class _PNTree(ClassifierMixin):
     #: True for a PU baseline fitted on ``s`` (validated as PU labels, classes [0, 1])
     _labels_are_s = False
 
+    def _criterion_code(self) -> int:
+        return criterion_code(self.criterion, "pn")
+
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False  # binary: the criteria see positives vs. the rest
@@ -573,7 +613,7 @@ class _PNTree(ClassifierMixin):
         sw = _sample_weight(sample_weight, Xv.shape[0])
         a, u = pn_weights(y01, sw)
         trees = _fit_engine(self, _fit_layout(Xv, column_major=False), a, u, _kept_rows(sw),
-                            criterion_code(self.criterion, "pn"), splitter, n_trees, _int_seed(self.random_state),
+                            self._criterion_code(), splitter, n_trees, _int_seed(self.random_state),
                             bootstrap=bootstrap, n_jobs=n_jobs, use_dask=use_dask)
         self.n_features_in_ = Xv.shape[1]
         self.classes_ = classes

@@ -30,8 +30,9 @@ they are the weighted impurity ``W G(p)`` / ``W H(p)`` and its decrease, which T
 relates to the quadratic / logistic risk reductions.
 
 **The criterion table.** :data:`CRITERIA` maps each criterion *name* to its integer code
-(what the compiled builder receives), its kind (``"pu"``: for ``fit(X, s)`` with a class
-prior; ``"pn"``: for fully labeled data) and a short description, as scikit-learn maps
+(what the compiled builder receives), its kind (``"pu"``: a PU risk for ``fit(X, s)`` with a
+class prior, named ``f"{risk}_{loss}"``; ``"pu_count"``: a PU criterion on estimated class
+counts, also with a prior; ``"pn"``: for fully labeled data) and a short description, as scikit-learn maps
 criterion names to classes. PU trees take the paper's parameters ``risk`` and ``loss`` and
 look up ``f"{risk}_{loss}"``; PN trees look up their ``criterion`` parameter
 (:func:`criterion_code`). The estimators' allowed parameter values are read from this
@@ -64,6 +65,11 @@ GINI        W G(p), G = 1 - p^2 - (1-p)^2 = 2 p (1 - p): the weighted Gini impur
             By Theorem 1a, R*_quad = 2 W G, so Gini improvements are half the quadratic
             risk reductions (same splits).
 ENTROPY     W H(p) with the natural logarithm: by Theorem 1b equal to R*_logistic.
+HELLINGER   no impurity (0); improvement W * HD, HD the Hellinger distance of eq. (1) of
+            the PU-HDT paper (Ortega Vazquez, vanden Broucke, De Weerdt) between the
+            children's positive (Wp) and negative (W - Wp) distributions
+PU_HELL.    as HELLINGER on the estimated counts P = min(Wp, W), N = W - P (PU-HDT
+            eqs. 2-3, :func:`hellinger_counts`)
 ==========  ============================================================================
 
 The savage loss: Proposition 3 shows R*_savage = R*_quadratic for PN weights (q+, q- >= 0).
@@ -77,7 +83,9 @@ has its own code (``UPU_SAV``); this is our derivation, checked numerically in t
 Purity (the paper's termination rule "pure if the impurity is -inf for uPU or 0 for
 nnPU"): ``UPU_QUAD`` / ``UPU_LOG`` nodes are pure at R* = -inf, ``NNPU_*`` nodes at R* = 0,
 Gini / entropy nodes at zero impurity, and ``UPU_SIG`` / ``UPU_SAV`` nodes (never -inf)
-when they hold no positive weight (then no split can change R*).
+when they hold no positive weight (then no split can change R*). ``HELLINGER`` nodes are
+pure with one class only; ``PU_HELLINGER`` nodes without labeled rows (PU-HDT paper,
+Section 3.1: "a node without labeled examples cannot be split").
 """
 
 from __future__ import annotations
@@ -97,13 +105,15 @@ NNPU_SIG = 5
 GINI = 6
 ENTROPY = 7
 UPU_SAV = 8
+HELLINGER = 9
+PU_HELLINGER = 10
 
 
 class Criterion(NamedTuple):
     """One entry of :data:`CRITERIA`."""
 
     code: int
-    kind: str  # "pu" or "pn"
+    kind: str  # "pu" (risk criteria: f"{risk}_{loss}"), "pu_count" (estimated counts) or "pn"
     description: str
 
 
@@ -119,6 +129,10 @@ CRITERIA: dict[str, Criterion] = {
     "nnpu_sigmoid": Criterion(NNPU_SIG, "pu", "nnPU risk, sigmoid loss (nnPU form of eq. 16)"),
     "gini": Criterion(GINI, "pn", "weighted Gini impurity (half the quadratic risk, Theorem 1a)"),
     "entropy": Criterion(ENTROPY, "pn", "weighted entropy in nats (= logistic risk, Theorem 1b)"),
+    "hellinger": Criterion(HELLINGER, "pn", "Hellinger distance of the children's class distributions "
+                                            "(Cieslak & Chawla 2008; PU-HDT paper eq. 1)"),
+    "pu_hellinger": Criterion(PU_HELLINGER, "pu_count", "Hellinger distance on the estimated counts "
+                                                        "P = min(L alpha / Pr(l=1), T), N = T - P (PU-HDT eqs. 1-3)"),
 }
 
 #: the PU trees' ``risk`` and ``loss`` values, read from :data:`CRITERIA`
@@ -144,6 +158,8 @@ def pu_criterion_code(risk: str, loss: str) -> int:
 
 
 NEG_INF = -np.inf
+#: relative size below which a Hellinger criterion's class count is a rounding residue (0)
+HD_TOL = 1e-9
 
 
 @njit(cache=True, nogil=True)
@@ -217,7 +233,52 @@ def node_impurity(crit, wp, w):
         if p <= 0.0 or p >= 1.0:
             return 0.0
         return w * _h(p)
+    if crit == HELLINGER or crit == PU_HELLINGER:
+        return 0.0  # a distance between children, no node impurity
     return np.nan
+
+
+@njit(cache=True, nogil=True)
+def hellinger_counts(crit, wp, w):
+    """``(P, N)``: a node's positive and negative mass under a Hellinger criterion.
+
+    ``HELLINGER`` (PN): ``P = Wp``, ``N = W - Wp``. ``PU_HELLINGER``: eqs. (2)-(3) of the
+    PU-HDT paper, ``P_hat = min(L alpha / Pr(l = 1), T)``, ``N_hat = T - P_hat``. With the
+    single-training-set weights (``a = alpha / n_L`` on labeled rows, ``u = 1 / n`` on all
+    rows) ``Wp = alpha L / n_L`` and ``W = T / n``, so ``n min(Wp, W) = min(L alpha n / n_L,
+    T) = P_hat`` exactly (``Pr(l = 1) = n_L / n``); the common factor ``n`` cancels in the
+    Hellinger distance. With the case-control weights the same formula caps the labeled
+    sample's positive mass ``alpha L / n_L`` at the node's unlabeled mass ``U / n_U``.
+    Counts below ``HD_TOL`` times the node's weight are rounding residues, returned as 0.
+    """
+    p = min(wp, w) if crit == PU_HELLINGER else wp
+    n = w - p
+    # The split scan computes a right child's sums as parent - left, which leaves rounding
+    # residues of ~1e-17 where a count is 0, and sqrt(residue) in eq. 1 would turn them
+    # into errors of ~1e-9: counts below HD_TOL times the node's weight are zero.
+    tol = HD_TOL * (abs(w) + abs(wp))
+    if p < tol:
+        p = 0.0
+    if n < tol:
+        n = 0.0
+    return p, n
+
+
+@njit(cache=True, nogil=True)
+def hellinger_distance(p_l, n_l, p_r, n_r):
+    """Hellinger distance of a split (PU-HDT paper eq. 1; Algorithm 1, lines 22-29):
+    ``sqrt((sqrt(N_l/N) - sqrt(P_l/P))^2 + (sqrt(N_r/N) - sqrt(P_r/P))^2)`` with
+    ``P = P_l + P_r`` and ``N = N_l + N_r`` (the sums over the children, as Algorithm 1).
+    ``-inf`` when ``P = 0`` or ``N = 0``: such a split says nothing about one of the two
+    distributions and is never chosen (the authors' code scores ``N = 0`` as 1; see
+    :mod:`pu_lib.trees.hellinger`). In [0, sqrt(2)]."""
+    p = p_l + p_r
+    n = n_l + n_r
+    if not (p > 0.0 and n > 0.0):
+        return NEG_INF
+    dl = math.sqrt(n_l / n) - math.sqrt(p_l / p)
+    dr = math.sqrt(n_r / n) - math.sqrt(p_r / p)
+    return math.sqrt(dl * dl + dr * dr)
 
 
 @njit(cache=True, nogil=True)
@@ -227,6 +288,10 @@ def is_pure(crit, wp, w, impurity):
         return impurity == NEG_INF
     if crit == UPU_SIG or crit == UPU_SAV:
         return wp <= 0.0  # bounded losses: never -inf; without positives R* = 0 everywhere below
+    if crit == PU_HELLINGER:
+        return wp <= 0.0  # "a node without labeled examples cannot be split" (no P_hat anywhere below)
+    if crit == HELLINGER:
+        return wp <= 0.0 or wp >= w  # one class only
     # nnPU risks and impurities are >= 0 and reach 0 only at pure nodes.
     return impurity <= 0.0
 
@@ -239,7 +304,20 @@ def split_improvement(crit, parent_impurity, wp_l, w_l, wp_r, w_r):
     its own branch here, before the generic one.
 
     A child with impurity -inf gives +inf (the parent is never -inf: it would be pure).
+
+    Hellinger criteria: ``W * HD``, the node's total weight ``W = W_l + W_r`` times the
+    split's Hellinger distance (:func:`hellinger_distance`): the split maximises HD
+    (Algorithm 1), and the weight makes the summed improvements a size-weighted feature
+    importance, as scikit-learn weights impurity decreases by the node's share of the
+    samples. ``-inf`` (never chosen) when HD is undefined.
     """
+    if crit == HELLINGER or crit == PU_HELLINGER:
+        p_l, n_l = hellinger_counts(crit, wp_l, w_l)
+        p_r, n_r = hellinger_counts(crit, wp_r, w_r)
+        hd = hellinger_distance(p_l, n_l, p_r, n_r)
+        if hd == NEG_INF:
+            return NEG_INF
+        return (w_l + w_r) * hd
     il = node_impurity(crit, wp_l, w_l)
     ir = node_impurity(crit, wp_r, w_r)
     if il == NEG_INF or ir == NEG_INF:

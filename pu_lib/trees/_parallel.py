@@ -15,18 +15,40 @@ from pu_lib.distributed import effective_n_jobs, n_dask_workers, parallel_map, r
 from pu_lib.trees._tree import Tree
 
 
-def bootstrap_indices(n: int, seed: int) -> np.ndarray:
-    """Positions (into the training rows) of a bootstrap sample of size n drawn with the
-    tree's seed."""
-    return np.random.default_rng([int(seed), 0xB007]).integers(0, n, n).astype(np.int64)
+def bootstrap_indices(n: int, seed: int, n_draws: int | None = None) -> np.ndarray:
+    """Positions (into ``n`` rows) of a bootstrap sample of ``n_draws`` (default ``n``)
+    rows drawn with replacement with the tree's seed."""
+    k = n if n_draws is None else int(n_draws)
+    return np.random.default_rng([int(seed), 0xB007]).integers(0, n, k).astype(np.int64)
 
 
-def fit_one(Xf, a, u, rows, params: dict, bootstrap: bool, seed: int) -> Tree:
+def tree_sample(rows, a, bootstrap, seed: int) -> np.ndarray:
+    """The rows one tree is grown on.
+
+    ``bootstrap``: falsy -- ``rows`` as given; ``True`` or ``("standard", k)`` -- ``k``
+    draws with replacement from ``rows`` (default ``k = len(rows)``, Breiman's bootstrap);
+    ``("stratified", k)`` -- every labeled row (``a > 0``: the rows carrying positive
+    weight, i.e. ``s = 1`` for the PU weights) once, plus ``k`` draws with replacement
+    from the unlabeled rows (PU-SHRF, Algorithm 2 of the PU-HDT paper: ``K_U``).
+    """
+    if not bootstrap:
+        return rows
+    kind, k = ("standard", None) if bootstrap is True else bootstrap
+    if kind == "standard":
+        return rows[bootstrap_indices(rows.shape[0], seed, k)]
+    if kind != "stratified":
+        raise ValueError(f"unknown bootstrap {bootstrap!r}")
+    labeled = a[rows] > 0
+    lab, unl = rows[labeled], rows[~labeled]
+    return np.concatenate([lab, unl[bootstrap_indices(unl.shape[0], seed, k)]])
+
+
+def fit_one(Xf, a, u, rows, params: dict, bootstrap, seed: int) -> Tree:
     """One tree on the training rows ``rows`` of ``Xf`` (a bootstrap sample of them when
-    ``bootstrap``)."""
+    ``bootstrap``: see :func:`tree_sample`)."""
     from pu_lib.trees._builder import build_tree
 
-    samples = rows[bootstrap_indices(rows.shape[0], seed)] if bootstrap else rows
+    samples = tree_sample(rows, a, bootstrap, seed)
     arrays = build_tree(
         Xf, a, u, samples, params["crit"], params["splitter"], params["max_features"], params["n_thresholds"],
         params["max_depth"], params["min_samples_split"], params["min_samples_leaf"], params["threshold_rule"],
@@ -40,9 +62,10 @@ def _fit_chunk(Xf, a, u, rows, params, bootstrap, seeds):
 
 
 def fit_trees(Xf, a, u, params: dict, seeds, *, rows=None, n_jobs=None, use_dask="auto",
-              bootstrap: bool = False) -> list:
+              bootstrap=False) -> list:
     """Fit one tree per seed on the rows ``rows`` of ``Xf`` (default: all rows); returns
-    the trees in seed order. ``use_dask``: see :func:`pu_lib.distributed.resolve_client`."""
+    the trees in seed order. ``bootstrap``: see :func:`tree_sample`; ``use_dask``: see
+    :func:`pu_lib.distributed.resolve_client`."""
     seeds = [int(sd) for sd in seeds]
     if rows is None:
         rows = np.arange(Xf.shape[0], dtype=np.int64)
@@ -56,21 +79,24 @@ def fit_trees(Xf, a, u, params: dict, seeds, *, rows=None, n_jobs=None, use_dask
     return parallel_map(fit_one, [(params, bootstrap, sd) for sd in seeds], n_jobs=n_jobs, shared=shared)
 
 
-def pack(trees) -> dict:
-    """Concatenate trees' prediction arrays for :func:`pu_lib.trees._builder.forest_votes`."""
+def pack(trees, values=None) -> dict:
+    """Concatenate trees' prediction arrays for :func:`pu_lib.trees._builder.forest_votes`;
+    ``values``: per tree, the node values to predict with (default each tree's v*)."""
+    if values is None:
+        values = [t.value for t in trees]
     offsets = np.zeros(len(trees) + 1, np.int64)
     offsets[1:] = np.cumsum([t.node_count for t in trees])
     if len(trees) == 1:  # one tree: its own arrays, no copy
         t = trees[0]
         return {"offsets": offsets, "left": t.children_left, "right": t.children_right, "feature": t.feature,
-                "threshold": t.threshold, "value": t.value}
+                "threshold": t.threshold, "value": values[0]}
     return {
         "offsets": offsets,
         "left": np.concatenate([t.children_left for t in trees]),
         "right": np.concatenate([t.children_right for t in trees]),
         "feature": np.concatenate([t.feature for t in trees]),
         "threshold": np.concatenate([t.threshold for t in trees]),
-        "value": np.concatenate([t.value for t in trees]),
+        "value": np.concatenate(values),
     }
 
 
