@@ -8,6 +8,8 @@ The figures draw a :class:`pu_lib.stats.Comparison` (see :func:`pu_lib.stats.com
 * :func:`rank_plot` / :func:`rank_plots`: the per-block ranks behind the average ranks
   (box plots and a heat map of the rank matrix);
 * :func:`notice_figure`: a figure stating why no comparison could be computed;
+* :func:`decision_regions`: 2-D decision regions of fitted classifiers over PU points
+  (the PU-HDT paper's Figure 2);
 * :func:`save_figure`: atomic output to one or more files (format from the suffix).
 
 matplotlib is imported inside the functions only, so importing this module is cheap and
@@ -35,6 +37,7 @@ from pu_lib.stats import format_p_value
 __all__ = [
     "cd_diagram",
     "cd_diagrams",
+    "decision_regions",
     "rank_plot",
     "rank_plots",
     "save_figure",
@@ -494,6 +497,45 @@ def rank_plots(comparisons: dict, suptitle: str | None = None):
         sub.suptitle(f"{key}  ({_stats_note(comparisons[key])})", fontsize=_TITLE_FS)
     if suptitle:
         fig.suptitle(suptitle, fontsize=12, fontweight="bold")
+    return fig
+
+
+# --------------------------------------------------------------------------- decision regions
+
+def decision_regions(models: dict, X, y, s, *, resolution: int = 200, suptitle: str | None = None):
+    """One panel per fitted 2-D classifier (``models``: title -> estimator): the predicted
+    probability of the positive class as background (blue = positive, red = negative,
+    light = uncertain), over the training points -- negatives red, unlabeled positives
+    orange, labeled positives blue (the PU-HDT paper's Figure 2)."""
+    from matplotlib.colors import LinearSegmentedColormap
+    from matplotlib.figure import Figure
+
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(f"decision_regions needs 2-D points, got X of shape {X.shape}")
+    y, s = np.asarray(y), np.asarray(s)
+    pad = 0.1 * (X.max(axis=0) - X.min(axis=0))
+    lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
+    gx, gy = np.meshgrid(np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution))
+    grid = np.column_stack([gx.ravel(), gy.ravel()])
+    cmap = LinearSegmentedColormap.from_list("pu_regions", ["#c0392b", "#ffffff", "#1f5fbf"])
+    n = len(models)
+    fig = Figure(figsize=(4.2 * n, 3.9))
+    axes = fig.subplots(1, n, squeeze=False)[0]
+    groups = (((y == 0), "#d62728", "negative"), ((y == 1) & (s == 0), "#ff9f1c", "unlabeled positive"),
+              ((s == 1), "#1f3fbf", "labeled positive"))
+    for ax, (title, model) in zip(axes, models.items()):
+        p = model.predict_proba(grid)[:, 1].reshape(gx.shape)
+        ax.contourf(gx, gy, p, levels=np.linspace(0, 1, 11), cmap=cmap, vmin=0, vmax=1, alpha=0.8)
+        for mask, color, label in groups:
+            ax.scatter(X[mask, 0], X[mask, 1], s=6 if label == "negative" else 12, c=color, label=label,
+                       edgecolors="none")
+        ax.set_title(title)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    axes[0].legend(loc="lower left", fontsize=7, framealpha=0.8)
+    if suptitle:
+        fig.suptitle(suptitle)
     return fig
 
 

@@ -34,7 +34,7 @@ from .canonical import TARGET, canonicalize, feature_columns, fingerprint
 from .download import PARQUET_META_KEY, default_cache_dir, fetch_raw, offline_unavailable_reason, prepare_dataset
 from .positive import binary_labels
 from .registry import get_spec, list_datasets, load_registry, spec_from
-from .synthetic import make_pulsnar_scar, make_pulsnar_snar
+from .synthetic import make_imbalanced_moons, make_pulsnar_scar, make_pulsnar_snar
 
 __all__ = [
     "Dataset",
@@ -45,6 +45,7 @@ __all__ = [
     "offline_unavailable_reason",
     "load_canonical",
     "load_dataset",
+    "make_imbalanced_moons",
     "make_pulsnar_scar",
     "make_pulsnar_snar",
     "canonicalize",

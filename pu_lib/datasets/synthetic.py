@@ -1,4 +1,6 @@
-"""Synthetic SCAR / SNAR data of the PULSNAR paper (Section "Synthetic data").
+"""Synthetic data of the papers: the SCAR / SNAR pools of the PULSNAR paper (Section
+"Synthetic data") and the imbalanced half-moons of the PU-HDT paper (Section 3.2,
+:func:`make_imbalanced_moons`).
 
 Both generators call :func:`sklearn.datasets.make_classification` once with
 ``flip_y=0``, ``class_sep`` (paper: 0.3), ``n_features`` (paper: 50), and our
@@ -20,7 +22,7 @@ import pandas as pd
 from .._rounding import largest_remainder, round_half_up
 from .._seeding import check_random_state, derive_seed
 
-__all__ = ["make_pulsnar_scar", "make_pulsnar_snar", "snar_unlabeled_counts"]
+__all__ = ["make_imbalanced_moons", "make_pulsnar_scar", "make_pulsnar_snar", "snar_unlabeled_counts"]
 
 N_INFORMATIVE = 10
 
@@ -161,3 +163,23 @@ def make_pulsnar_snar(
     counts = [n_unlabeled - n_pos_u] + [n_labeled_per_subclass + k for k in shares]
     per_class = {c: n_labeled_per_subclass for c in range(1, n_subclasses + 1)}
     return _pool("pulsnar_snar", counts, per_class, True, n_features, class_sep, random_state, n_informative)
+
+
+def make_imbalanced_moons(n_samples: int = 2000, prior: float = 0.05, noise: float = 0.1, random_state: int = 0):
+    """The class-imbalanced half-moons of the PU-HDT paper (Section 3.2, Figure 2):
+    ``(X, y)`` with ``round(prior * n_samples)`` positives on the lower half-moon and the
+    rest negatives on the upper one (:func:`sklearn.datasets.make_moons`, whose outer /
+    upper moon is its class 0; Gaussian ``noise``), rows shuffled. The paper states the
+    prior (5%) but not the size or the noise: ``n_samples=2000`` and ``noise=0.1`` are
+    our choices."""
+    from sklearn.datasets import make_moons
+
+    from .._validation import check_prior
+
+    prior = check_prior(prior)
+    n_pos = round_half_up(prior * int(n_samples))
+    if not 0 < n_pos < n_samples:
+        raise ValueError(f"prior * n_samples must leave both classes non-empty, got {n_pos} of {n_samples}")
+    X, y = make_moons(n_samples=(int(n_samples) - n_pos, n_pos), noise=float(noise), shuffle=True,
+                      random_state=_check_random_state(random_state))
+    return X, y.astype(np.int8)

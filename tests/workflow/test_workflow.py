@@ -407,3 +407,25 @@ def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_pa
                                  "breast_cancer_wisconsin_original-pos_bekker_tice_nu"}
     clf = pd.read_parquet(tmp_path / "results" / "aggregate" / "clf.parquet")
     assert clf["prior_hat"].between(0.05, 0.95).all() and clf["accuracy"].notna().all()
+
+
+def test_half_moons_figure_target(tmp_path):
+    """The PU Hellinger trees paper's Figure 2 as a named target (rule half_moons)."""
+    cfg = {
+        "seed": 3,
+        "dask": {"threads": 1, "mem_mb": 2000},
+        "methods": {"naive_lr": {"method": "naive", "base": "logistic_regression"}},
+        "experiments": {"unused": {"datasets": ["breast_cancer"], "settings": [{"mechanism": "scar_c", "c": 0.5}],
+                                   "methods": ["naive_lr"], "repetitions": 1}},
+        "half_moons": {"n_samples": 1000},
+        "targets": {"figure_2": {"half_moons": True}},
+    }
+    write_config(tmp_path, cfg)
+    snakemake(tmp_path, "figure_2", "--cores", "1")
+    for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        assert (tmp_path / "results" / "figures" / f"half_moons.{ext}").read_bytes()[:4] == magic
+    summary = pd.read_csv(tmp_path / "results" / "half_moons" / "summary.csv")
+    assert list(summary["model"]) == ["CART", "HDT", "PU-HDT"]
+    assert summary["auc_pr_unlabeled"].between(0, 1).all()
+    assert (tmp_path / "logs" / "half_moons" / "half_moons.log").exists()
+    assert not (tmp_path / "results" / "aggregate").exists()        # only the figure was built

@@ -81,6 +81,7 @@ IMPORTANCE_MAPS = [
     for kind in ("raw", "normalized")
     for ext in ("png", "pdf")
 ] + ["results/importance_maps/importances.npz"]
+HALF_MOONS = [f"results/figures/half_moons.{ext}" for ext in ("png", "pdf")] + ["results/half_moons/summary.csv"]
 
 
 def target_outputs(name):
@@ -93,13 +94,15 @@ def target_outputs(name):
             out.extend(experiment_outputs(exp, t.get("metrics")))
     if t["importance_maps"]:
         out.extend(IMPORTANCE_MAPS)
+    if t["half_moons"]:
+        out.extend(HALF_MOONS)
     return out
 
 
 def all_outputs():
     """Every cell's result file (so deleting one reruns that job and its downstream),
-    every experiment's aggregate, tables, tests and figures, and the importance maps
-    when configured."""
+    every experiment's aggregate, tables, tests and figures, and the importance maps and
+    the half-moons figure when configured."""
     out = []
     for exp in GRID.experiments:
         out.extend(cell_files(exp))
@@ -107,6 +110,8 @@ def all_outputs():
         out.extend(experiment_outputs(exp))
     if config["importance_maps"]:
         out.extend(IMPORTANCE_MAPS)
+    if config["half_moons"]:
+        out.extend(HALF_MOONS)
     return out
 
 

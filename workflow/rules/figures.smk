@@ -32,3 +32,27 @@ rule importance_maps:
         "../../envs/pu_lib.yaml"
     script:
         "../scripts/importance_maps.py"
+
+
+rule half_moons:
+    """PU Hellinger trees paper Figure 2: decision regions of CART, HDT and PU-HDT on
+    class-imbalanced half-moons, and a summary of how many hidden positives each finds."""
+    output:
+        png=report(
+            "results/figures/half_moons.png",
+            caption="../report/half_moons.rst",
+            category="half-moons",
+        ),
+        pdf="results/figures/half_moons.pdf",
+        summary="results/half_moons/summary.csv",
+    params:
+        options=lambda wildcards: config["half_moons"],
+        seed=config["seed"],
+    log:
+        "logs/half_moons/half_moons.log",
+    benchmark:
+        "results/benchmarks/half_moons/half_moons.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/half_moons.py"
