@@ -1,0 +1,128 @@
+"""The PU Hellinger trees paper config (config/papers/pu_hellinger.yaml) with its tiny variant
+(config/papers/pu_hellinger_tiny.yaml): the real workflow on two small mirror data sets, the
+table targets, significance marks, the refit protocol and the offline skip."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import SHARED_DATASETS as MIRROR
+from conftest import needs_mirror
+
+pytestmark = pytest.mark.workflow
+
+REPO = Path(__file__).resolve().parents[2]
+PAPER = REPO / "config" / "papers" / "pu_hellinger.yaml"
+TINY = REPO / "config" / "papers" / "pu_hellinger_tiny.yaml"
+TARGETS = ["pu_hellinger_table_3", "pu_hellinger_table_4", "pu_hellinger_table_a1",
+           "pu_hellinger_tables_a2_a4", "pu_hellinger_tables_a5_a7"]
+
+
+def snakemake(workdir, *args):
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), *args,
+           "--configfile", str(PAPER), str(TINY), "--config", f"data_mirror={MIRROR}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def test_paper_config_declares_the_protocol_and_one_target_per_table():
+    cfg = yaml.safe_load(PAPER.read_text())
+    exp = cfg["experiments"]["pu_hellinger"]
+    assert exp["split"] == {"test_size": 0.3, "val_size": 0.5, "refit": True, "max_samples": 10000}
+    assert [s["flip_ratio"] for s in exp["settings"]] == [0.25, 0.5, 0.75]
+    assert exp["repetitions"] == 20 and exp["metrics"] == ["f1_tuned", "auc_pr", "auc_roc"]
+    assert len(exp["datasets"]) == 15 and all(d["positive"] == "pu_hellinger" for d in exp["datasets"])
+    optional = {d["name"] for d in exp["datasets"] if d.get("optional")}
+    assert optional == {"churn_chile", "churn_korean", "creditcard_ulb", "pizzacutter1", "satellite_openml"}
+    assert set(cfg["targets"]) == set(TARGETS)
+    assert {cfg["targets"][t]["metrics"][0] for t in TARGETS} == {"f1_tuned", "auc_pr", "auc_roc"}
+    for name in ("PU-SHRF", "PU-HRF", "PU-HDT"):
+        assert cfg["methods"][name]["params"]["prior"] is True
+        assert cfg["methods"][name]["params"]["proba"] == "labeled_fraction"
+    assert cfg["methods"]["PU-SHRF"]["params"]["bootstrap"] == "stratified"
+    assert cfg["methods"]["PU-HRF"]["params"]["bootstrap"] == "standard"
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory):
+    if not (MIRROR / "manifest.csv").exists():
+        pytest.skip(f"no data mirror at {MIRROR}")
+    wd = tmp_path_factory.mktemp("puh")
+    (wd / "config").mkdir()
+    shutil.copy(REPO / "config" / "config.yaml", wd / "config" / "config.yaml")
+    return wd, snakemake(wd, *TARGETS, "--cores", "2")
+
+
+@needs_mirror
+def test_offline_download_only_set_is_skipped_with_one_warning(ran):
+    _, proc = ran
+    out = proc.stdout + proc.stderr
+    assert out.count("skipped offline: satellite_openml (no mirror copy; set download: true)") == 1
+
+
+@needs_mirror
+def test_summary_tables_have_significance_marks_per_flip_ratio(ran):
+    wd, _ = ran
+    for metric in ("f1_tuned", "auc_pr", "auc_roc"):
+        md = (wd / "results" / "tables" / f"pu_hellinger.{metric}.setting.md").read_text()
+        lines = md.splitlines()
+        assert "| method | flip-25 | flip-75 |" in lines and "Holm vs best at 0.05" in lines[0]
+        rows = [line for line in lines if line.startswith("| ") and line.split("|")[1].strip() in
+                ("PU-SHRF", "PU-HRF", "PU-HDT", "HDT")]
+        assert [r.split("|")[1].strip() for r in rows] == ["PU-SHRF", "PU-HRF", "PU-HDT", "HDT"]
+        # per flip ratio: the best cell bold and underlined, every cell either plain or bold
+        # (bold = not rejected against the best-ranked method by Holm's test)
+        for col in (2, 3):
+            cells = [r.split("|")[col].strip() for r in rows]
+            assert sum(c.startswith("**<ins>") for c in cells) >= 1
+            assert all(re.fullmatch(r"(\*\*(<ins>)?)?\d\.\d{3} ± \d\.\d{3}((</ins>)?\*\*)?", c) for c in cells), cells
+        pline = next(line for line in lines if line.startswith("| Iman-Davenport p |"))
+        assert len(re.findall(r"\d\.\d{4}|< ?0\.0001|1\.0000", pline)) == 2, pline
+        stats = json.loads((wd / "results" / "stats" / f"pu_hellinger.{metric}.setting.json").read_text())
+        assert stats
+    assert not (wd / "results" / "tables" / "pu_hellinger.f1_tuned.all.md").exists()  # groupings: [setting]
+
+
+@needs_mirror
+def test_per_dataset_tables_one_per_flip_ratio(ran):
+    wd, _ = ran
+    for metric in ("f1_tuned", "auc_pr"):
+        md = (wd / "results" / "tables" / f"pu_hellinger.{metric}.per_dataset.md").read_text()
+        titles = re.findall(r"^### .*$", md, flags=re.M)
+        assert len(titles) == 2 and "(flip-25)" in titles[0] and "(flip-75)" in titles[1]
+        assert md.count("| method | CGO | YEA |") == 2
+
+
+@needs_mirror
+def test_result_rows_follow_the_refit_protocol(ran):
+    wd, _ = ran
+    agg = pd.read_parquet(wd / "results" / "aggregate" / "pu_hellinger.parquet")
+    assert set(agg["dataset"]) == {"CGO", "YEA"} and set(agg["rep"]) == {0, 1}
+    assert set(agg["method"]) == {"PU-SHRF", "PU-HRF", "PU-HDT", "HDT"}
+    # refit on the whole training part (70%): train + val counted, half of it tuned on
+    n = {"CGO": 1728, "YEA": 1484}
+    for ds, rows in n.items():
+        sub = agg[agg["dataset"] == ds]
+        assert (sub["n_train"] + sub["n_eval"] == rows).all()
+        assert (abs(sub["n_val"] - sub["n_train"] / 2) <= 1).all()
+    assert agg["f1_threshold"].notna().all() and agg["f1_tuned"].between(0, 1).all()
+    pu = agg[agg["method"].str.startswith("PU-")]
+    pd.testing.assert_series_equal(pu["prior_given"], pu["prior_true"], check_names=False)
+    assert agg.loc[agg["method"] == "HDT", "prior_given"].isna().all()
+    # 25% of the positives unlabeled: a labeled fraction of 0.75 of the training positives
+    flip25 = agg[agg["setting"] == "flip-25"]
+    assert ((flip25["c_true"] - 0.75).abs() < 0.1).all()
