@@ -104,7 +104,7 @@ def test_refit_scores_a_model_fitted_on_train_and_val_at_the_threshold_tuned_on_
 
         # by hand: tune on val with the model fitted on train, refit on train + val
         tuned = fit(part["train"])
-        t, _ = metrics.best_f1_threshold(part["val"]["y"].to_numpy(), score(tuned, part["val"]))
+        t, _ = metrics.best_f1_threshold(part["val"]["y"].to_numpy(), score(tuned, part["val"]), midpoint=True)
         refit = fit(trva)
         y_te = part["test"]["y"].to_numpy()
         s_te = score(refit, part["test"])

@@ -161,6 +161,29 @@ def test_best_f1_threshold_hand_case_and_tie_to_the_larger_threshold():
     assert (t, f) == (0.7, 0.0)
 
 
+def test_best_f1_threshold_midpoint_is_the_middle_of_the_gap():
+    # best: score >= 0.9 (tp=1 of P=2: 2/3 tie with all 4 -> larger threshold); gap down to 0.5
+    assert m.best_f1_threshold([1, 0, 0, 1], [0.9, 0.5, 0.5, 0.1], midpoint=True) == (0.7, pytest.approx(2 / 3))
+    # every row predicted positive: no lower score, the lowest score itself
+    assert m.best_f1_threshold([1, 0, 1], [0.8, 0.5, 0.2], midpoint=True)[0] == 0.2
+    # same predictions on the tuning scores, for any scores
+    rng = np.random.default_rng(0)
+    for _ in range(20):
+        y = rng.integers(0, 2, 50)
+        score = np.round(rng.random(50), 1)
+        t_up, f_up = m.best_f1_threshold(y, score)
+        t_mid, f_mid = m.best_f1_threshold(y, score, midpoint=True)
+        assert f_mid == f_up and t_mid <= t_up
+        assert np.array_equal(score >= t_up, score >= t_mid)
+
+
+def test_f1_at_best_threshold_transfers_the_middle_of_the_gap():
+    # validation leaves at 0.2 / 0.6 (positives); a refitted tree's positive leaf at 0.58
+    # is still above the midpoint 0.4, not above the validation level 0.6
+    y_val, s_val = [0, 0, 1, 1], [0.2, 0.2, 0.6, 0.6]
+    assert m.f1_at_best_threshold(y_val, s_val, [0, 1, 1], [0.2, 0.58, 0.58]) == 1.0
+
+
 def test_best_f1_threshold_large_input_is_fast_and_correct():
     rng = np.random.default_rng(7)
     n = 200_000

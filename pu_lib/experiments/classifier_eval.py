@@ -97,7 +97,7 @@ def refit_classifier_row(est_tune, cell_tune, kwargs_tune: dict, est, cell, fit_
 
     val = validation_scores(est_tune, cell_tune, kwargs_tune)
     row = classifier_row(est, cell, fit_kwargs, task, prior_given, val=val)
-    row["f1_threshold"] = metrics.best_f1_threshold(val["y"], val["score"])[0]
+    row["f1_threshold"] = metrics.best_f1_threshold(val["y"], val["score"], midpoint=True)[0]
     row["n_val"] = int(val["y"].shape[0])
     row["tune_fit_seconds"] = val["fit_seconds"]
     return row
