@@ -15,9 +15,10 @@ criteria see the weights ``a`` and ``u``. Two splitters share it:
   until ``max_features`` non-constant ones have been tried (or none are left); for each,
   draw ``n_thresholds`` cut points and keep the split with the largest improvement
   (for the PU criteria: risk reduction).
-* ``SPLIT_BEST`` -- exhaustive search (Algorithm 2): sort the node's values of each tried
-  feature, take the midpoints between consecutive distinct values and scan them with
-  running sums, O(n log n + m) per feature.
+* ``SPLIT_BEST`` -- exhaustive search (Algorithm 2; the PU-HDT paper's splitter): sort the
+  node's values of each tried feature (introsort: the order among equal values does not
+  matter, only the sums at distinct values are scored), take the midpoints between
+  consecutive distinct values and scan them with running sums, O(n log n) per feature.
 
 Cut-point rules for the random splitter:
 
@@ -308,14 +309,16 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                         improved = True
             else:
                 m = n_node
-                idx = np.argsort(vals[start:end], kind="mergesort")
+                seg = vals[start:end]
+                idx = np.argsort(seg, kind="quicksort")
+                sorted_vals = seg[idx]
                 wp_l = 0.0
                 w_l = 0.0
                 for k in range(m - 1):
                     wp_l += sa[start + idx[k]]
                     w_l += su[start + idx[k]]
-                    x0 = vals[start + idx[k]]
-                    x1 = vals[start + idx[k + 1]]
+                    x0 = sorted_vals[k]
+                    x1 = sorted_vals[k + 1]
                     if not (x1 > x0):
                         continue
                     n_l = k + 1
