@@ -160,3 +160,30 @@ def test_refit_config_checks_and_hash(schema_path):
     cell = next(plain.cells())
     assert "refit" not in plain.label_spec("e", cell.dataset, cell.setting)["split"]
     assert refit.fit_spec(next(refit.cells()))["split"]["refit"] is True
+
+
+class FailingFit(PriorRecorder):
+    """Raises ValueError in fit, as Elkan-Noto does with a single labeled positive."""
+
+    def fit(self, X, s):
+        raise ValueError("cannot fit this")
+
+
+def test_fit_errors_record_leaves_the_row_without_scores(monkeypatch, schema_path, bc_path):
+    monkeypatch.setitem(registry.METHODS, "test_failing",
+                        registry.Method(f"{__name__}:FailingFit", "classifier", "test estimator", "tests"))
+    for split in (SPLIT, {"test_size": 0.3}):
+        _, _, tasks = _tasks(_config({"f": {"method": "test_failing"}}, split), schema_path, bc_path)
+        with pytest.raises(ValueError, match="cannot fit this"):  # the default: the job fails
+            run_repetition(tasks[0])
+        _, _, tasks = _tasks(_config({"f": {"method": "test_failing", "fit_errors": "record"}}, split),
+                             schema_path, bc_path)
+        row = run_repetition(tasks[0])
+        assert row["fit_error"] == "ValueError: cannot fit this"
+        assert "f1_tuned" not in row and row["method"] == "f" and row["rep"] == 0
+    with pytest.raises(ConfigError, match="fit_errors"):
+        validate_config(_config({"f": {"method": "naive", "base": "logistic_regression", "fit_errors": "skip"}},
+                                SPLIT), schema_path)
+    # without the key the spec (and so the config hash) is unchanged
+    cfg = validate_config(_config(NAIVE, SPLIT), schema_path)
+    assert "fit_errors" not in cfg["methods"]["naive_lr"]

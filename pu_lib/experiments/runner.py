@@ -22,6 +22,7 @@ seeds 0-39), so X is never stored for them either.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import logging
@@ -236,14 +237,33 @@ def run_repetition(task: dict) -> dict:
             est_full, prior_full = refit_clone(est, task["method_spec"], full.y_tr)
             kwargs_full = fit_kwargs(est_full, {"y_true": full.y_tr, "propensity": full.propensity_tr})
             row = base_row(task, entry, lab, int(full.tr.sum()), int(full.s_tr.sum()))
-            row.update(refit_classifier_row(est, cell, kwargs, est_full, full, kwargs_full, task,
-                                            prior_full if prior_full is not None else prior_given))
+            with _recorded_fit_errors(task, row):
+                row.update(refit_classifier_row(est, cell, kwargs, est_full, full, kwargs_full, task,
+                                                prior_full if prior_full is not None else prior_given))
         else:
             from pu_lib.experiments.classifier_eval import classifier_row
 
             row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
-            row.update(classifier_row(est, cell, kwargs, task, prior_given))
+            with _recorded_fit_errors(task, row):
+                row.update(classifier_row(est, cell, kwargs, task, prior_given))
         return row
+
+
+@contextlib.contextmanager
+def _recorded_fit_errors(task: dict, row: dict):
+    """With ``fit_errors: record`` in the method spec, a ``ValueError`` raised while a
+    classifier is fitted and scored (a method that cannot be fitted on this repetition's
+    data, e.g. Elkan-Noto with a single labeled positive) leaves the row without metrics
+    (NaN in the aggregate) and its message in ``fit_error``; otherwise it propagates and
+    fails the job."""
+    try:
+        yield
+    except ValueError as exc:
+        if task["method_spec"].get("fit_errors") != "record":
+            raise
+        row["fit_error"] = f"{type(exc).__name__}: {exc}"
+        log.warning("%s / %s / %s rep %d: no scores (%s)", task["dataset"]["id"], task["setting_id"],
+                    task["method"], task["rep"], row["fit_error"])
 
 
 def refit_clone(est, method_spec: dict, y_refit):
