@@ -21,9 +21,12 @@ def test_default_config_validates_and_fills_defaults(base_config, schema_path):
     assert exp["split"]["evaluate_on"] == "test"
     grid = Grid(cfg)
     cells = list(grid.cells())
-    # 2 datasets x 3 settings x 3 methods + 2 x (1 x 1 x 3) + prior experiments 2 x 3 + 2 x 3
-    assert len(cells) == 18 + 3 + 3 + 6 + 6
-    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1  # our flagship in every classifier experiment
+    # 2 datasets x 3 settings x 3 methods + quick_hellinger 1 x 1 x 5 + 2 x (1 x 1 x 3)
+    # + prior experiments 2 x 3 + 2 x 3
+    assert len(cells) == 18 + 5 + 3 + 3 + 6 + 6
+    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1 + 1  # our flagship in every classifier experiment
+    hell = cfg["experiments"]["quick_hellinger"]
+    assert {"pu_shrf", "pu_hdt", "hdt"} <= set(hell["methods"]) and hell["split"]["refit"] is True
     assert grid.is_prior_experiment("quick_prior_snar") and not grid.is_prior_experiment("quick_uci")
     assert grid.file_datasets() == ["breast_cancer", "digits"]
 
@@ -157,7 +160,7 @@ def test_optional_dataset_is_skipped_offline(base_config, schema_path, tmp_path)
         "skipped offline: experiment only_download (none of its datasets is available offline)",
     ]
     assert all(c.dataset == "breast_cancer" for c in grid.cells("quick_uci"))
-    assert grid.file_datasets() == ["breast_cancer"]
+    assert grid.file_datasets() == ["breast_cancer", "digits"]   # digits: quick_hellinger
     # the config hash describes the config, not what was available
     online = Grid(validate_config(_optional_config(base_config, tmp_path, download=True), schema_path),
                   workdir=tmp_path)
