@@ -48,7 +48,9 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
     assert len(exp["datasets"]) == 15 and all(d["positive"] == "pu_hellinger" for d in exp["datasets"])
     optional = {d["name"] for d in exp["datasets"] if d.get("optional")}
     assert optional == {"churn_chile", "churn_korean", "creditcard_ulb", "pizzacutter1", "satellite_openml"}
-    assert set(cfg["targets"]) == set(TARGETS)
+    assert set(cfg["targets"]) == set(TARGETS) | {"pu_hellinger_figure_2"}
+    assert cfg["targets"]["pu_hellinger_figure_2"]["half_moons"] is True
+    assert cfg["half_moons"]["prior"] == 0.05 and cfg["half_moons"]["flip_ratio"] == 0.5   # Section 3.2
     assert {cfg["targets"][t]["metrics"][0] for t in TARGETS} == {"f1_tuned", "auc_pr", "auc_roc"}
     for name in ("PU-SHRF", "PU-HRF", "PU-HDT"):
         assert cfg["methods"][name]["params"]["prior"] is True
