@@ -22,18 +22,42 @@ a config sets to the true training prior with ``params: {prior: true}``.
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import ClassifierMixin
-from sklearn.utils._param_validation import Interval
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-__all__ = ["FIT_INPUTS", "RANDOM_STATE_CONSTRAINT", "PUClassifierMixin", "fit_inputs"]
+from pu_lib._validation import SCENARIOS
+
+__all__ = ["FIT_INPUTS", "PRIOR_CONSTRAINT", "RANDOM_STATE_CONSTRAINT", "SCENARIO_CONSTRAINT", "PUClassifierMixin",
+           "fit_inputs"]
 
 #: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
 #: list): None, a seed in [0, 2**32 - 1] or a ``numpy.random.Generator`` (consumed once
 #: for a seed, :func:`pu_lib._seeding.seed_to_int`)
 RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator]
+
+
+def _prior_estimator_names() -> set[str]:
+    """Names accepted as ``prior="NAME"``: the registry's methods of kind ``"prior"``."""
+    from pu_lib import registry
+
+    return set(registry.names("prior"))
+
+
+#: the ``prior`` values every PU classifier accepts (resolved in ``fit`` by
+#: :func:`pu_lib.prior.resolve_prior`): a number in (0, 1), the name of a registered prior
+#: estimator, an estimator object with ``fit`` (cloned and fitted), or None (a
+#: ``ValueError`` at ``fit`` for methods that need a prior)
+PRIOR_CONSTRAINT = [
+    Interval(Real, 0.0, 1.0, closed="neither"),
+    StrOptions(_prior_estimator_names()),
+    HasMethods(["fit"]),
+    None,
+]
+#: how ``s`` is read (:data:`pu_lib._validation.SCENARIOS`)
+SCENARIO_CONSTRAINT = [StrOptions(set(SCENARIOS))]
 
 #: the extra fit inputs the experiment runner can supply, with their meaning
 FIT_INPUTS = {

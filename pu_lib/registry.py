@@ -86,6 +86,11 @@ METHODS: dict[str, Method] = {
         "pu_lib.trees:PUHellingerForestClassifier", "classifier",
         "PU-SHRF (bootstrap='stratified') / PU-HRF ('standard'): forests of PU-HDTs",
         "Ortega Vazquez et al., PU Hellinger trees, Algorithm 2"),
+    # --- Ada-PU (Zhao et al.) and its PN boosting baselines
+    "ada_pu": Method(
+        "pu_lib.ensemble:AdaPUClassifier", "classifier",
+        "Ada-PU: AdaBoost with decision stumps on PU data (uPU-weighted P+, U-, P- copies)",
+        "Zhao et al., A Boosting Algorithm for PU Learning, Algorithms 1-2"),
     # --- class-prior estimators
     "tice": Method(
         "pu_lib.prior:TIcE", "prior",

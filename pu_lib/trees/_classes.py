@@ -58,7 +58,7 @@ import numbers
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
-from sklearn.utils._param_validation import HasMethods, Integral, Interval, Real, RealNotInt, StrOptions
+from sklearn.utils._param_validation import Integral, Interval, RealNotInt, StrOptions
 from sklearn.utils.multiclass import check_classification_targets, type_of_target
 from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
@@ -70,7 +70,7 @@ from pu_lib._validation import (
     check_X,
     validate_pu_data,
 )
-from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.trees._criteria import LOSSES, PN_CRITERIA, PU_RISKS, criterion_code, pu_criterion_code
 from pu_lib.trees._parallel import fit_trees, forest_predict, pack
 
@@ -89,13 +89,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- parameters
-
-def _prior_estimator_names() -> set[str]:
-    """Names accepted as ``prior="NAME"``: the registry's methods of kind ``"prior"``."""
-    from pu_lib import registry
-
-    return set(registry.names("prior"))
-
 
 #: constraints shared by every tree estimator
 _TREE_CONSTRAINTS: dict = {
@@ -117,13 +110,8 @@ _TREE_CONSTRAINTS: dict = {
 _PU_CONSTRAINTS: dict = {
     "risk": [StrOptions(set(PU_RISKS))],
     "loss": [StrOptions(set(LOSSES))],
-    "prior": [
-        Interval(Real, 0.0, 1.0, closed="neither"),
-        StrOptions(_prior_estimator_names()),
-        HasMethods(["fit"]),
-        None,
-    ],
-    "scenario": [StrOptions(set(SCENARIOS))],
+    "prior": PRIOR_CONSTRAINT,
+    "scenario": SCENARIO_CONSTRAINT,
 }
 #: the forests' parameters
 _FOREST_CONSTRAINTS: dict = {
