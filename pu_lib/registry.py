@@ -91,6 +91,10 @@ METHODS: dict[str, Method] = {
         "pu_lib.ensemble:AdaPUClassifier", "classifier",
         "Ada-PU: AdaBoost with decision stumps on PU data (uPU-weighted P+, U-, P- copies)",
         "Zhao et al., A Boosting Algorithm for PU Learning, Algorithms 1-2"),
+    "pn_boosting": Method(
+        "pu_lib.baselines:PNBoostingClassifier", "classifier",
+        "oracle: AdaBoost / gradient boosting / XGBoost stumps on a PN sample (n_p = 1000, n_n = (pi_n/2pi_p)^2 n_p)",
+        "Zhao et al. (Ada-PU), Sections 5.1-5.2.2"),
     # --- class-prior estimators
     "tice": Method(
         "pu_lib.prior:TIcE", "prior",

@@ -64,6 +64,13 @@ EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
     "PUHellingerForestClassifier": dict(_PU_CLASSIFIER, **_PU_TREE),
     # Ada-PU (pu_lib.ensemble); sample-weight equivalence is tested in tests/test_ada_pu.py
     "AdaPUClassifier": dict(_PU_CLASSIFIER),
+    # the Ada-PU paper's PN boosting baselines (pu_lib.baselines.pn_boosting)
+    "PNBoostingClassifier": {
+        "check_sample_weight_equivalence_on_dense_data": (
+            "fits on a random PN subsample of the rows (n_p positives, (pi_n/2pi_p)^2 n_p negatives): repeating a "
+            "row changes which rows are drawn, so integer weights cannot equal repeated rows; with n_positives and "
+            "n_negatives None (every row) the booster gets the weights (tested in tests/test_pn_boosting.py)"),
+    },
     # class-prior estimators (pu_lib.prior): not classifiers, fit(X, s) only
     "TIcE": dict(_PRIOR_ESTIMATOR),
     "PULSCAR": dict(_PRIOR_ESTIMATOR),

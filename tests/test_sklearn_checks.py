@@ -27,6 +27,7 @@ CHECK_PARAMS: dict[str, dict] = {
     "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
     # Ada-PU: a numeric prior, 10 rounds
     "ada_pu": {"n_estimators": 10, "prior": 0.4},
+    "pn_boosting": {"n_estimators": 5},
     # class-prior estimators: few small XGBoost models, 2 folds, at most 2 GMM components
     "pulscar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}},
     "pulsnar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}, "max_clusters": 2},

@@ -26,6 +26,7 @@ FAST = {
     "naive_pu_et": {"n_estimators": 10},
     "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
     "ada_pu": {"n_estimators": 20, "prior": 0.4},
+    "pn_boosting": {"n_estimators": 10},
 }
 CLASSIFIERS = registry.names("classifier")
 
