@@ -569,15 +569,13 @@ def test_perfect_stump_stops_boosting(learning_rate):
     assert_array_equal(m.predict(X), s)
 
 
-@pytest.mark.xfail(strict=True, reason="perfect stump is detected only when its error sum is exactly 0.0; "
-                                       "here it is 1.1e-16 after float rounding (reported bug)")
 def test_perfect_stump_stops_boosting_with_inexact_weights():
     """x = 0..9, labeled x >= 6, prior 0.4 (= the labeled fraction): "+1 above 5.5" is a
     perfect stump exactly as above, but its error is a rounding residue of 0.1 - 0.1 sums."""
     X = np.arange(10.0)[:, None]
     s = (np.arange(10) >= 6).astype(int)
     m = _fit(X, s, n_estimators=10, splitter="best", prior=0.4, learning_rate=1.0)
-    assert m.n_rounds_ == 1
+    assert m.n_rounds_ == 1 and m.estimator_errors_[0] == 0.0
     assert m.estimator_weights_[0] == pytest.approx(0.5 * math.log((1 - EPS_FLOOR) / EPS_FLOOR), rel=1e-12)
 
 

@@ -40,8 +40,9 @@ The classifier is ``sign(F(x))`` with ``F = sum_t alpha_t h_t`` (``decision_func
   allowed. ``eps_nn`` within ``1e-12`` of zero (float rounding of a sum that is zero)
   counts as zero.
 * *Both orientations.* Every threshold gives two stumps, ``h = +1`` above it and ``h = +1``
-  at or below it; each is checked against the skip rules on its own. (The authors' code
-  first keeps the orientation of smaller error and skips the threshold if that one fails.)
+  at or below it; each is checked against the skip rules. Their errors add up to ``Z``, so
+  at most one is below 1/2: the same as the authors' code, which keeps the orientation of
+  smaller error first.
 * *Thresholds* (``splitter="random"``, the paper's default strategy, Section 5.6.1): in
   each round, for every feature, ``n_thresholds`` values drawn uniformly between the
   feature's minimum and maximum over the training rows (Algorithm 1's range ``R``;
@@ -57,8 +58,9 @@ The classifier is ``sign(F(x))`` with ``F = sum_t alpha_t h_t`` (``decision_func
   weight 0; the data weights stay as they are) and the next round draws new thresholds.
   With ``splitter="best"`` every later round would be empty as well, so boosting stops
   (a ``UserWarning`` if not even the first round found a stump).
-* *Perfect stump* (``eps = 0``): its weight uses ``eps = 1e-10`` (``alpha = beta *
-  11.51``) and boosting stops, as scikit-learn's AdaBoost stops at a perfect learner.
+* *Perfect stump* (``eps <= 1e-12``, zero up to float rounding): its error is recorded as
+  0, its weight uses ``eps = 1e-10`` (``alpha = beta * 11.51``) and boosting stops, as
+  scikit-learn's AdaBoost stops at a perfect learner.
 * *Learning rate default* ``0.1``: the value of the authors' README for CIFAR-10 and
   UNSW-NB15 (Breast Cancer: 0.0001, epsilon: 0.2; Section 5.6.2 tunes it per data set).
 
@@ -396,7 +398,11 @@ class AdaPUClassifier(PUClassifierMixin, BaseEstimator):
                 exp_loss[t] = loss
                 continue
             eps = max(best_E[f] / Z, 0.0)
-            perfect = eps <= 0.0
+            # a zero error up to float rounding (the U- and P- weights of a labeled row
+            # cancel only up to ~1e-16): a perfect stump
+            perfect = eps <= NN_TOL
+            if perfect:
+                eps = 0.0
             e = EPS_FLOOR if perfect else eps
             alpha_t = self.learning_rate * 0.5 * math.log((1.0 - e) / e)
             z_new = _reweight(Xc[f], best_thr[f], int(best_pol[f]), alpha_t, a, b)
