@@ -79,14 +79,15 @@ def n_dask_workers(client) -> int:
     return max(1, len(client.scheduler_info().get("workers", {})))
 
 
-def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=()):
+def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executor=None):
     """``[fn(*shared, *args) for args in arg_tuples]``, in order, on ``client`` (Dask) when
     given, else on ``n_jobs`` threads (:func:`effective_n_jobs`).
 
     This is the one Dask-or-threads map of the package. ``shared`` holds large arguments
     common to every call (e.g. ``X``): on Dask they are scattered once, broadcast to all
     workers. Results do not depend on the number of threads or workers as long as ``fn``
-    depends only on its arguments (seeds are drawn by the caller, up front).
+    depends only on its arguments (seeds are drawn by the caller, up front). ``executor``:
+    a ``concurrent.futures`` executor to run on instead (no pool is created per call).
     """
     arg_tuples = [tuple(a) for a in arg_tuples]
     shared = tuple(shared)
@@ -94,6 +95,8 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=()):
         refs = client.scatter(list(shared), broadcast=True) if shared else []
         futures = [client.submit(fn, *refs, *args, pure=False) for args in arg_tuples]
         return client.gather(futures)
+    if executor is not None:  # a caller's thread pool, kept across many small maps (boosting rounds)
+        return list(executor.map(lambda args: fn(*shared, *args), arg_tuples))
     n = max(1, min(effective_n_jobs(n_jobs), len(arg_tuples)))
     if n == 1:
         return [fn(*shared, *args) for args in arg_tuples]

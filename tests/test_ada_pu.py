@@ -409,7 +409,12 @@ def test_generator_random_state_is_reproducible():
 
 
 @pytest.mark.parametrize("splitter", ["best", "random"])
-def test_n_jobs_does_not_change_the_model(splitter):
+def test_n_jobs_does_not_change_the_model(splitter, monkeypatch):
+    # small data would run on one thread (MIN_CELLS_PER_THREAD): lower the bar so that the
+    # features really are split over two threads
+    import pu_lib.ensemble.ada_pu as mod
+
+    monkeypatch.setattr(mod, "MIN_CELLS_PER_THREAD", 1)
     X, s, _ = _scar(n=300, d=7, seed=4)
     m1 = _fit(X, s, n_estimators=25, splitter=splitter, n_thresholds=3, n_jobs=1, random_state=0)
     m2 = _fit(X, s, n_estimators=25, splitter=splitter, n_thresholds=3, n_jobs=2, random_state=0)
@@ -553,30 +558,38 @@ def test_staged_outputs_proba_and_importances():
 
 # --------------------------------------------------------------------------- 9. perfect stump
 
+_ALPHA_PERFECT = 0.5 * math.log((1 - EPS_FLOOR) / EPS_FLOOR)
+
+
 @pytest.mark.parametrize("learning_rate", [1.0, 0.3])
-def test_perfect_stump_stops_boosting(learning_rate):
+def test_perfect_stump_gets_the_floored_weight_and_boosting_goes_on(learning_rate):
     """x = 0..7, labeled x >= 4, prior 0.5 (= the labeled fraction): "+1 above 3.5" has
     P+ error 0 and U- minus P- above 4/8 - 0.5 = 0, so eps = 0 (the weights 1/8 and
-    0.5/4 are exact in floating point): alpha = beta 1/2 ln((1 - 1e-10) / 1e-10), stop."""
+    0.5/4 are exact in floating point): alpha = beta 1/2 ln((1 - 1e-10) / 1e-10). The
+    misclassified U- and P- weights above 3.5 cancel after the update as well, so with
+    exhaustive thresholds every round picks the same stump again (no early stop)."""
     X = np.arange(8.0)[:, None]
     s = (np.arange(8) >= 4).astype(int)
     m = _fit(X, s, n_estimators=10, splitter="best", prior=0.5, learning_rate=learning_rate)
-    assert m.n_rounds_ == 1
-    assert (m.feature_[0], m.threshold_[0], m.polarity_[0]) == (0, np.float32(3.5), 1)
-    assert m.estimator_errors_[0] == 0.0
-    assert m.estimator_weights_[0] == pytest.approx(learning_rate * 0.5 * math.log((1 - EPS_FLOOR) / EPS_FLOOR),
-                                                    rel=1e-12)
+    assert m.n_rounds_ == 10
+    assert np.all(m.feature_ == 0) and np.all(m.threshold_ == np.float32(3.5)) and np.all(m.polarity_ == 1)
+    assert np.all(m.estimator_errors_ == 0.0)
+    assert_allclose(m.estimator_weights_, learning_rate * _ALPHA_PERFECT, rtol=1e-12)
+    # the estimated exponential loss falls by exp(-alpha) per round (eps = 0)
+    assert_allclose(m.train_exp_loss_, np.exp(-learning_rate * _ALPHA_PERFECT * np.arange(1, 11)), rtol=1e-9)
     assert_array_equal(m.predict(X), s)
 
 
-def test_perfect_stump_stops_boosting_with_inexact_weights():
+def test_a_zero_error_up_to_rounding_counts_as_perfect():
     """x = 0..9, labeled x >= 6, prior 0.4 (= the labeled fraction): "+1 above 5.5" is a
-    perfect stump exactly as above, but its error is a rounding residue of 0.1 - 0.1 sums."""
+    perfect stump as above, but its error sum is a rounding residue (~1e-16) of cancelling
+    0.1 sums: recorded as 0, with the floored weight (not 1/2 ln(1 / 1e-16) = 18.4)."""
     X = np.arange(10.0)[:, None]
     s = (np.arange(10) >= 6).astype(int)
-    m = _fit(X, s, n_estimators=10, splitter="best", prior=0.4, learning_rate=1.0)
-    assert m.n_rounds_ == 1 and m.estimator_errors_[0] == 0.0
-    assert m.estimator_weights_[0] == pytest.approx(0.5 * math.log((1 - EPS_FLOOR) / EPS_FLOOR), rel=1e-12)
+    m = _fit(X, s, n_estimators=3, splitter="best", prior=0.4, learning_rate=1.0)
+    assert m.estimator_errors_[0] == 0.0
+    assert m.estimator_weights_[0] == pytest.approx(_ALPHA_PERFECT, rel=1e-12)
+    assert (m.feature_[0], m.threshold_[0], m.polarity_[0]) == (0, np.float32(5.5), 1)
 
 
 # --------------------------------------------------------------------------- 10. random splitter

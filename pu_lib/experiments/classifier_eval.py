@@ -14,7 +14,10 @@ Columns besides :data:`pu_lib.metrics.METRICS`:
 * ``c_true`` / ``c_hat``: the label frequency and the estimator's ``c_`` (Elkan-Noto);
 * ``pu_risk_*``: how the training zero-one PU risk (PU ET Appendix K) was computed;
 * ``fit_on``: ``"y"`` when the estimator requested the true classes (oracles), else ``"s"``;
-* ``fit_seconds`` / ``predict_seconds``.
+* ``fit_seconds`` / ``predict_seconds``;
+* ``staged_<metric>`` (experiments with ``staged_metrics``, methods with
+  ``staged_predict``): the metric on the evaluation rows after each boosting round, a list
+  (:mod:`pu_lib.experiments.curves`).
 
 Threshold tuning with refit (``split.refit: true``, the PU Hellinger trees protocol as
 the authors' ``expsetup.py`` runs it): :func:`refit_classifier_row` fits a first model on
@@ -181,4 +184,8 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         "predict_seconds": predict_seconds,
     }
     row.update({k: float(v) for k, v in res.items()})
+    if task.get("staged_metrics"):  # per-round curves of boosting methods (lists)
+        from pu_lib.experiments.curves import staged_scores
+
+        row.update(staged_scores(est, X_ev, y_ev, task["staged_metrics"]))
     return row

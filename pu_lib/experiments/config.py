@@ -447,7 +447,14 @@ class Grid:
         spec["method_spec"] = self.config["methods"][cell.method]
         spec["config_hash"] = self.experiment_hash(cell.experiment)
         spec["prior_evaluation"] = self.experiments[cell.experiment]["exp"].get("prior_evaluation") or {}
+        staged = self.experiments[cell.experiment]["exp"].get("staged_metrics")
+        if staged:  # only when asked, so the params of other experiments stay as they were
+            spec["staged_metrics"] = list(staged)
         return spec
+
+    def staged_metrics(self, experiment: str) -> list[str]:
+        """The experiment's ``staged_metrics`` (per-round curves; rule ``curves``)."""
+        return list(self.experiments[experiment]["exp"].get("staged_metrics") or [])
 
     def experiment_hash(self, experiment: str) -> str:
         """Hash of everything that defines an experiment's results (seed, experiment

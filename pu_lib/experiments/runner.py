@@ -347,6 +347,7 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
             "evaluate_on": spec["split"]["evaluate_on"],
             "refit": bool(spec["split"].get("refit", False)),
             "prior_evaluation": spec.get("prior_evaluation") or {},
+            "staged_metrics": list(spec.get("staged_metrics") or []),
             "rep": rep,
             "seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], spec["method"], "fit", rep),
             "label_seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep),

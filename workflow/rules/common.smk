@@ -62,6 +62,9 @@ def experiment_outputs(exp, metrics=None):
         if pe.get("classification"):
             out += [f"results/figures/classification_{exp}.{ext}" for ext in ("png", "pdf")]
             out += [f"results/tables/{exp}.classification.{ext}" for ext in ("md", "csv")]
+    for metric in GRID.staged_metrics(exp):
+        out += [f"results/figures/curves_{exp}.{metric}.{ext}" for ext in ("png", "pdf")]
+        out.append(f"results/tables/{exp}.curves_{metric}.csv")
     for metric in metrics or GRID.metrics(exp):
         for ext in ("md", "tex", "csv", "html"):
             out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")

@@ -117,6 +117,33 @@ rule prior_estimates:
         "../scripts/prior_estimates.py"
 
 
+rule curves:
+    """Boosting methods: test metric by round, mean and sd over repetitions (Ada-PU
+    Figures 1-3 and 5)."""
+    input:
+        "results/aggregate/{experiment}.parquet",
+    output:
+        png=report(
+            "results/figures/curves_{experiment}.{metric}.png",
+            caption="../report/curves.rst",
+            category="{experiment}",
+            subcategory="curves",
+            labels={"kind": "figure", "content": "{metric} by boosting round"},
+        ),
+        pdf="results/figures/curves_{experiment}.{metric}.pdf",
+        csv="results/tables/{experiment}.curves_{metric}.csv",
+    params:
+        methods=_exp_field("methods"),
+    log:
+        "logs/curves/{experiment}.{metric}.log",
+    benchmark:
+        "results/benchmarks/curves/{experiment}.{metric}.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/curves.py"
+
+
 rule calibration_curves:
     """PULSCAR / PULSNAR calibrated probabilities (PULSNAR Algorithm 4): calibration curves
     before and after, on 'PU' and 'U' data (Figures 6-11)."""

@@ -1,0 +1,127 @@
+"""Metric-versus-rounds curves of boosting methods (Ada-PU paper Figures 1-3 and 5).
+
+An experiment with ``staged_metrics: [accuracy]`` records, for every method with
+``staged_predict`` (Ada-PU, the PN boosting baselines), the metric on the evaluation
+rows after each boosting round: the result column ``staged_accuracy`` holds one list per
+repetition (:func:`staged_scores`). Rule ``curves`` turns the aggregate into a table of
+mean and standard deviation per (data set, setting, method, round) and a figure with one
+panel per data set and setting, the mean as a line and mean +/- sd as a band, as the
+paper draws them ("the dense line shows the average of 5 trials, and the shadow area
+shows the standard deviation").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from pu_lib._io import write_text_atomic
+
+__all__ = ["STAGED_METRICS", "curve_figure", "curve_summary", "staged_scores", "write_curve_outputs"]
+
+#: metrics that can be recorded per round (functions of the true and predicted classes)
+STAGED_METRICS = ("accuracy", "f1")
+
+
+def staged_scores(est, X, y, metrics) -> dict[str, list[float]]:
+    """``{"staged_<metric>": [value after round 1, 2, ...]}`` for ``est.staged_predict``
+    on ``(X, y)``; empty when the estimator has no ``staged_predict``."""
+    from pu_lib import metrics as M
+
+    if not metrics or not hasattr(est, "staged_predict"):
+        return {}
+    for m in metrics:
+        if m not in STAGED_METRICS:
+            raise ValueError(f"staged_metrics: {m!r} is not one of {list(STAGED_METRICS)}")
+    out: dict[str, list[float]] = {f"staged_{m}": [] for m in metrics}
+    for pred in est.staged_predict(X):
+        for m in metrics:
+            out[f"staged_{m}"].append(float(getattr(M, m)(y, pred)))
+    return out
+
+
+def curve_summary(results: pd.DataFrame, metric: str = "accuracy", methods=None) -> pd.DataFrame:
+    """Mean and sd of ``staged_<metric>`` per (dataset, setting, method, round), rounds
+    counted from 1; repetitions with fewer rounds (a boosting run that stopped early)
+    count only in the rounds they have. Methods in the order of ``methods`` (the
+    config's), then of first appearance; methods without curves are left out."""
+    col = f"staged_{metric}"
+    if col not in results.columns:
+        raise ValueError(f"the results have no column {col!r}: add {metric!r} to the experiment's staged_metrics "
+                         "(methods need staged_predict)")
+    rows = []
+    for (dataset, setting, method), part in results.groupby(["dataset", "setting", "method"], sort=False):
+        curves = [np.asarray(v, dtype=float) for v in part[col] if v is not None and not _isnan(v)]
+        if not curves:
+            continue
+        n_rounds = max(len(c) for c in curves)
+        for r in range(n_rounds):
+            vals = np.array([c[r] for c in curves if len(c) > r])
+            rows.append({"dataset": dataset, "setting": setting, "method": method, "round": r + 1,
+                         "n": int(vals.size), "mean": float(vals.mean()),
+                         "sd": float(vals.std(ddof=1)) if vals.size > 1 else float("nan")})
+    out = pd.DataFrame(rows, columns=["dataset", "setting", "method", "round", "n", "mean", "sd"])
+    seen = list(methods or []) + [m for m in pd.unique(out["method"]) if m not in (methods or [])]
+    order = {m: i for i, m in enumerate(seen)}
+    out["_m"] = out["method"].map(order)
+    return out.sort_values(["dataset", "setting", "_m", "round"], kind="stable").drop(columns="_m").reset_index(
+        drop=True)
+
+
+def _isnan(v) -> bool:
+    return isinstance(v, float) and np.isnan(v)
+
+
+def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = ""):
+    """One panel per (dataset, setting): the metric's mean per round per method, with a
+    mean +/- sd band."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    panels = list(dict.fromkeys(zip(summary["dataset"], summary["setting"])))
+    n = max(1, len(panels))
+    ncol = min(3, n)
+    nrow = int(np.ceil(n / ncol))
+    fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.4 * nrow), squeeze=False)
+    methods = list(pd.unique(summary["method"]))
+    colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    for i, (dataset, setting) in enumerate(panels):
+        ax = axes[i // ncol][i % ncol]
+        part = summary[(summary["dataset"] == dataset) & (summary["setting"] == setting)]
+        for j, m in enumerate(methods):
+            r = part[part["method"] == m]
+            if r.empty:
+                continue
+            c = colors[j % len(colors)]
+            ax.plot(r["round"], r["mean"], color=c, lw=1.4, label=m)
+            sd = r["sd"].fillna(0.0)
+            ax.fill_between(r["round"], r["mean"] - sd, r["mean"] + sd, color=c, alpha=0.2, lw=0)
+        ax.set_title(f"{dataset} ({setting})" if len(set(s for _, s in panels)) > 1 else str(dataset), fontsize=10)
+        ax.set_xlabel("boosting round")
+        ax.set_ylabel(f"test {metric}")
+        ax.grid(alpha=0.3)
+    for k in range(len(panels), nrow * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), frameon=False,
+                   bbox_to_anchor=(0.5, -0.02))
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, methods, outputs: dict) -> str:
+    """Write the curve table (``outputs["csv"]``) and figure (``png``, ``pdf``); return a
+    short text summary (the last round's mean per data set and method) for the log."""
+    from pu_lib.figures import save_figure
+
+    summary = curve_summary(results, metric, methods)
+    write_text_atomic(summary.to_csv(index=False), outputs["csv"])
+    fig = curve_figure(summary, metric, title=f"{experiment}: test {metric} by boosting round (mean, band = sd)")
+    save_figure(fig, [outputs["png"], outputs["pdf"]])
+    last = summary.groupby(["dataset", "setting", "method"], sort=False).tail(1)
+    return last.to_string(index=False)

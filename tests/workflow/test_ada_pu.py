@@ -1,0 +1,107 @@
+"""The Ada-PU paper config (config/papers/ada_pu.yaml) with its tiny variant
+(config/papers/ada_pu_tiny.yaml): the real workflow on Breast Cancer, the Table 2 and
+Figure 3 targets, the per-round curves and the offline skip of epsilon and CIFAR-10."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from conftest import SHARED_DATASETS as MIRROR
+
+pytestmark = pytest.mark.workflow
+
+REPO = Path(__file__).resolve().parents[2]
+PAPER = REPO / "config" / "papers" / "ada_pu.yaml"
+TINY = REPO / "config" / "papers" / "ada_pu_tiny.yaml"
+BETAS = [0.001, 0.01, 0.1, 0.2, 0.5, 0.7, 0.9, 1.0]
+
+
+def snakemake(workdir, *args):
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), *args,
+           "--configfile", str(PAPER), str(TINY), "--config", f"data_mirror={MIRROR}"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
+    if proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
+
+
+def test_paper_config_declares_the_protocol_and_one_target_per_figure_and_table():
+    cfg = yaml.safe_load(PAPER.read_text())
+    assert set(cfg["targets"]) == {"ada_pu_table_2", "ada_pu_figures_1_2", "ada_pu_figure_3", "ada_pu_figure_5"}
+    exps = cfg["experiments"]
+    for name, exp in exps.items():
+        assert exp["repetitions"] == 5 and exp["metrics"] == ["accuracy"] and exp["staged_metrics"] == ["accuracy"]
+        assert exp["settings"][0]["mechanism"] == "case_control"
+        n_labeled = exp["settings"][0]["n_labeled"]
+        names = {d["name"] for d in exp["datasets"]}
+        assert n_labeled == (10 if names == {"breast_cancer"} else 1000), name
+    big = {d["name"]: d for d in exps["ada_pu_benchmarks"]["datasets"]}
+    assert set(big) == {"unsw_nb15_testing_set", "epsilon", "cifar10"}
+    assert big["epsilon"]["optional"] and big["cifar10"]["optional"] and not big["unsw_nb15_testing_set"].get("optional")
+    methods = cfg["methods"]
+    assert methods["ada_pu"] == {"method": "ada_pu", "params": {"prior": True}}
+    assert methods["ada_pu_exhaustive"]["params"]["splitter"] == "best"
+    assert {methods[m]["params"]["booster"] for m in ("pn_adaboost", "pn_gbdt", "pn_xgboost")} == {
+        "adaboost", "gradient_boosting", "xgboost"}
+    lr = [methods[m]["params"]["learning_rate"] for m in exps["ada_pu_learning_rate"]["methods"]]
+    assert lr == BETAS and exps["ada_pu_learning_rate_bc"]["methods"] == exps["ada_pu_learning_rate"]["methods"]
+    assert exps["ada_pu_thresholds"]["methods"] == ["ada_pu", "ada_pu_exhaustive"]
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory):
+    wd = tmp_path_factory.mktemp("adapu")
+    (wd / "config").mkdir()
+    shutil.copy(REPO / "config" / "config.yaml", wd / "config" / "config.yaml")
+    return wd, snakemake(wd, "ada_pu_table_2", "ada_pu_figure_3", "--cores", "2")
+
+
+def test_download_only_sets_are_skipped_with_one_warning_each(ran):
+    _, proc = ran
+    out = proc.stdout + proc.stderr
+    for name in ("epsilon", "cifar10"):
+        assert out.count(f"skipped offline: {name} (no mirror copy; set download: true)") == 1
+
+
+def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(ran):
+    wd, _ = ran
+    agg = pd.read_parquet(wd / "results" / "aggregate" / "ada_pu_breast_cancer.parquet")
+    assert set(agg["method"]) == {"ada_pu", "ada_pu_lr_0_0001", "pn_adaboost", "pn_gbdt", "pn_xgboost"}
+    assert set(agg["rep"]) == {0, 1} and (agg["n_labeled"] == 10).all()
+    assert (agg["n_train"] + agg["n_eval"] == 569).all() and (agg["n_eval"] == 113).all()
+    ada = agg[agg["method"].str.startswith("ada_pu")]
+    np.testing.assert_allclose(ada["prior_given"], ada["prior_true"])
+    assert (ada["fit_on"] == "s").all()
+    pn = agg[agg["method"].str.startswith("pn_")]
+    assert (pn["fit_on"] == "y").all()  # the PN baselines are trained on true classes
+    for _, row in agg.iterrows():
+        curve = np.asarray(row["staged_accuracy"], dtype=float)
+        assert curve.shape == (20,) and np.all((curve >= 0) & (curve <= 1))
+        assert curve[-1] == pytest.approx(row["accuracy"])  # the last round is the final model
+
+
+def test_table_2_and_the_curves_are_written(ran):
+    wd, _ = ran
+    md = (wd / "results" / "tables" / "ada_pu_breast_cancer.accuracy.per_dataset.md").read_text()
+    assert "| method | breast_cancer-pos_ada_pu |" in md
+    for m in ("ada_pu", "pn_adaboost", "pn_gbdt", "pn_xgboost"):
+        assert f"| {m} |" in md
+    for exp, methods in (("ada_pu_breast_cancer", 5), ("ada_pu_benchmarks", 4), ("ada_pu_thresholds", 2)):
+        curves = pd.read_csv(wd / "results" / "tables" / f"{exp}.curves_accuracy.csv")
+        assert curves.groupby("method")["round"].apply(list).map(lambda r: r == list(range(1, 21))).all()
+        assert curves["method"].nunique() == methods and (curves["n"] == 2).all()
+        for ext in ("png", "pdf"):
+            assert (wd / "results" / "figures" / f"curves_{exp}.accuracy.{ext}").stat().st_size > 1000
+    thr = pd.read_csv(wd / "results" / "tables" / "ada_pu_thresholds.curves_accuracy.csv")
+    assert list(pd.unique(thr["method"])) == ["ada_pu", "ada_pu_exhaustive"]
