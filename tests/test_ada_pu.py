@@ -416,8 +416,8 @@ def test_n_jobs_does_not_change_the_model(splitter, monkeypatch):
 
     monkeypatch.setattr(mod, "MIN_CELLS_PER_THREAD", 1)
     X, s, _ = _scar(n=300, d=7, seed=4)
-    m1 = _fit(X, s, n_estimators=25, splitter=splitter, n_thresholds=3, n_jobs=1, random_state=0)
-    m2 = _fit(X, s, n_estimators=25, splitter=splitter, n_thresholds=3, n_jobs=2, random_state=0)
+    m1 = _fit(X, s, n_estimators=25, splitter=splitter, n_thresholds=3, learning_rate=0.5, n_jobs=1, random_state=0)
+    m2 = _fit(X, s, n_estimators=25, splitter=splitter, n_thresholds=3, learning_rate=0.5, n_jobs=2, random_state=0)
     assert len(set(m1.feature_.tolist())) > 1  # several features used: the split over threads matters
     _assert_same_model(m1, m2, exact=True)
     assert_array_equal(m1.decision_function(X), m2.decision_function(X))
@@ -427,11 +427,12 @@ def test_n_jobs_does_not_change_the_model(splitter, monkeypatch):
 
 def test_beats_naive_pn_adaboost_on_scar_data():
     """SCAR data (prior ~0.5, c = 0.25): Ada-PU with the true prior and the default
-    settings (random splitter, learning_rate 0.1, 100 rounds) against scikit-learn's
+    settings (random splitter, learning_rate 0.0001, 100 rounds) against scikit-learn's
     AdaBoost with 100 stumps trained on (X, s), accuracy on held-out rows against y.
 
-    Measured (seeds 0, 1, 2): Ada-PU 0.69 / 0.83 / 0.79, naive AdaBoost 0.50 / 0.52 / 0.49
-    (it predicts the labeled class, i.e. nearly always 0). With learning_rate=1 (beta = 1)
+    Measured (seeds 0, 1, 2): Ada-PU 0.75 / 0.76 / 0.77 (learning_rate 0.1: 0.69 / 0.83 /
+    0.79), naive AdaBoost 0.50 / 0.52 / 0.49 (it predicts the labeled class, i.e. nearly
+    always 0). With learning_rate=1 (beta = 1)
     Ada-PU drops to 0.50 / 0.50 / 0.51: after a few rounds the estimated (uPU) exponential
     loss is driven to ~0.003 by predicting almost every row positive -- the per-round
     eps_nn >= 0 rule does not stop that, hence the small learning rates of the paper.

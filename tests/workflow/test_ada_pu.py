@@ -56,7 +56,8 @@ def test_paper_config_declares_the_protocol_and_one_target_per_figure_and_table(
         "adaboost", "gradient_boosting", "xgboost"}
     lr = [methods[m]["params"]["learning_rate"] for m in exps["ada_pu_learning_rate"]["methods"]]
     assert lr == BETAS and exps["ada_pu_learning_rate_bc"]["methods"] == exps["ada_pu_learning_rate"]["methods"]
-    assert exps["ada_pu_thresholds"]["methods"] == ["ada_pu", "ada_pu_exhaustive"]
+    assert exps["ada_pu_thresholds"]["methods"] == ["ada_pu_lr_0_1", "ada_pu_exhaustive"]
+    assert methods["ada_pu_exhaustive"]["params"]["learning_rate"] == 0.1
 
 
 @pytest.fixture(scope="module")
@@ -77,7 +78,7 @@ def test_download_only_sets_are_skipped_with_one_warning_each(ran):
 def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(ran):
     wd, _ = ran
     agg = pd.read_parquet(wd / "results" / "aggregate" / "ada_pu_breast_cancer.parquet")
-    assert set(agg["method"]) == {"ada_pu", "ada_pu_lr_0_0001", "pn_adaboost", "pn_gbdt", "pn_xgboost"}
+    assert set(agg["method"]) == {"ada_pu", "pn_adaboost", "pn_gbdt", "pn_xgboost"}
     assert set(agg["rep"]) == {0, 1} and (agg["n_labeled"] == 10).all()
     assert (agg["n_train"] + agg["n_eval"] == 569).all() and (agg["n_eval"] == 113).all()
     ada = agg[agg["method"].str.startswith("ada_pu")]
@@ -97,11 +98,11 @@ def test_table_2_and_the_curves_are_written(ran):
     assert "| method | breast_cancer-pos_ada_pu |" in md
     for m in ("ada_pu", "pn_adaboost", "pn_gbdt", "pn_xgboost"):
         assert f"| {m} |" in md
-    for exp, methods in (("ada_pu_breast_cancer", 5), ("ada_pu_benchmarks", 4), ("ada_pu_thresholds", 2)):
+    for exp, methods in (("ada_pu_breast_cancer", 4), ("ada_pu_benchmarks", 5), ("ada_pu_thresholds", 2)):
         curves = pd.read_csv(wd / "results" / "tables" / f"{exp}.curves_accuracy.csv")
         assert curves.groupby("method")["round"].apply(list).map(lambda r: r == list(range(1, 21))).all()
         assert curves["method"].nunique() == methods and (curves["n"] == 2).all()
         for ext in ("png", "pdf"):
             assert (wd / "results" / "figures" / f"curves_{exp}.accuracy.{ext}").stat().st_size > 1000
     thr = pd.read_csv(wd / "results" / "tables" / "ada_pu_thresholds.curves_accuracy.csv")
-    assert list(pd.unique(thr["method"])) == ["ada_pu", "ada_pu_exhaustive"]
+    assert list(pd.unique(thr["method"])) == ["ada_pu_lr_0_1", "ada_pu_exhaustive"]
