@@ -563,6 +563,24 @@ def notice_figure(message: str):
 _RASTER = {"png", "jpg", "jpeg", "tif", "tiff", "webp"}
 
 
+def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: int = 6, bottom: float = 0.06):
+    """The common ending of a grid of panels (``axes`` from ``plt.subplots(..., squeeze=False)``):
+    hide the unused panels after the first ``n_used``, one legend below the grid (from the
+    first panel's lines), the title, a tight layout leaving ``bottom`` of the height to
+    the legend. Returns ``fig``."""
+    ncol = len(axes[0])
+    for k in range(n_used, len(axes) * ncol):
+        axes[k // ncol][k % ncol].axis("off")
+    handles, labels = axes[0][0].get_legend_handles_labels()
+    if handles:
+        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), legend_cols), frameon=False,
+                   bbox_to_anchor=(0.5, -0.02))
+    if title:
+        fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, bottom, 1, 1))
+    return fig
+
+
 def save_figure(fig, paths, *, dpi: int = 150) -> list[Path]:
     """Save ``fig`` to each of ``paths`` (one path or several, e.g. ``["x.png", "x.pdf"]``).
 

@@ -102,16 +102,9 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
         ax.set_xlabel("boosting round")
         ax.set_ylabel(f"test {metric}")
         ax.grid(alpha=0.3)
-    for k in range(len(panels), nrow * ncol):
-        axes[k // ncol][k % ncol].axis("off")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 5), frameon=False,
-                   bbox_to_anchor=(0.5, -0.02))
-    if title:
-        fig.suptitle(title, fontsize=11)
-    fig.tight_layout(rect=(0, 0.08, 1, 1))
-    return fig
+    from pu_lib.figures import finish_panel_grid
+
+    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=5, bottom=0.08)
 
 
 def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, methods, outputs: dict) -> str:

@@ -155,16 +155,9 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
         ax.set_xlabel(_LABELS.get(x, x))
         ax.set_ylabel(_LABELS.get(y, y))
         ax.grid(alpha=0.3)
-    for k in range(len(panels), nrow * ncol):
-        axes[k // ncol][k % ncol].axis("off")
-    handles, labels = axes[0][0].get_legend_handles_labels()
-    if handles:
-        fig.legend(handles, labels, loc="lower center", ncol=min(len(labels), 6), frameon=False,
-                   bbox_to_anchor=(0.5, -0.02))
-    if title:
-        fig.suptitle(title, fontsize=11)
-    fig.tight_layout(rect=(0, 0.06, 1, 1))
-    return fig
+    from pu_lib.figures import finish_panel_grid
+
+    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=6, bottom=0.06)
 
 
 def write_estimate_outputs(results: pd.DataFrame, *, experiment: str, options: dict, outputs: dict) -> str:
