@@ -28,6 +28,7 @@ import argparse
 import time
 
 import numpy as np
+from _timing import timed
 from sklearn.datasets import make_classification
 from sklearn.ensemble import AdaBoostClassifier
 from sklearn.tree import DecisionTreeClassifier
@@ -44,14 +45,6 @@ def make_data(n: int, d: int, n_labeled: int = 1000, seed: int = 0):
     s[rng.choice(np.flatnonzero(y[:n_tr] == 1), n_labeled, replace=False)] = 1
     return X[:n_tr], y[:n_tr], s, X[n_tr:], y[n_tr:]
 
-
-def timed(fn, repeat: int):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def main(argv=None):

@@ -29,6 +29,7 @@ import argparse
 import time
 
 import numpy as np
+from _timing import timed
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.metrics import average_precision_score
@@ -45,14 +46,6 @@ def make_data(n: int, d: int, seed: int = 0):
     n_tr = int(0.8 * n)
     return X[:n_tr], y[:n_tr], s[:n_tr], X[n_tr:], y[n_tr:]
 
-
-def timed(fn, repeat: int):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
 
 
 def n_nodes(model) -> float:
