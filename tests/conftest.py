@@ -4,6 +4,9 @@ Test modules import the constants directly (``from conftest import SHARED_DATASE
 needs_mirror``): pytest puts this directory on ``sys.path`` when it loads this file.
 """
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -15,6 +18,19 @@ SHARED_DATASETS = REPO.parent / "shared" / "datasets"
 needs_mirror = pytest.mark.skipif(
     not (SHARED_DATASETS / "manifest.csv").exists(), reason=f"no data mirror at {SHARED_DATASETS}"
 )
+
+
+def run_snakemake(workdir, *args, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the real workflow (this checkout's Snakefile) in ``workdir`` with ``args``, in a
+    subprocess without ``PYTHONPATH`` (pu_lib comes from the installed package);
+    ``AssertionError`` with Snakemake's output when it fails and ``check``."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), *map(str, args)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(map(str, args))} failed:\n{proc.stdout}\n{proc.stderr}")
+    return proc
 
 
 @pytest.fixture(scope="session")

@@ -4,10 +4,7 @@ Figure 3 targets, the per-round curves and the offline skip of epsilon and CIFAR
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -16,6 +13,7 @@ import pytest
 import yaml
 
 from conftest import SHARED_DATASETS as MIRROR
+from conftest import run_snakemake
 
 pytestmark = pytest.mark.workflow
 
@@ -26,14 +24,7 @@ BETAS = [0.001, 0.01, 0.1, 0.2, 0.5, 0.7, 0.9, 1.0]
 
 
 def snakemake(workdir, *args):
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), *args,
-           "--configfile", str(PAPER), str(TINY), "--config", f"data_mirror={MIRROR}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
-    if proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
-    return proc
+    return run_snakemake(workdir, *args, "--configfile", PAPER, TINY, "--config", f"data_mirror={MIRROR}")
 
 
 def test_paper_config_declares_the_protocol_and_one_target_per_figure_and_table():

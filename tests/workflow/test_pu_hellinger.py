@@ -5,11 +5,8 @@ table targets, significance marks, the refit protocol and the offline skip."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -17,6 +14,7 @@ import pytest
 import yaml
 
 from conftest import SHARED_DATASETS as MIRROR
+from conftest import run_snakemake
 from conftest import needs_mirror
 
 pytestmark = pytest.mark.workflow
@@ -29,14 +27,7 @@ TARGETS = ["pu_hellinger_table_3", "pu_hellinger_table_4", "pu_hellinger_table_a
 
 
 def snakemake(workdir, *args):
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), *args,
-           "--configfile", str(PAPER), str(TINY), "--config", f"data_mirror={MIRROR}"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
-    if proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
-    return proc
+    return run_snakemake(workdir, *args, "--configfile", PAPER, TINY, "--config", f"data_mirror={MIRROR}")
 
 
 def test_paper_config_declares_the_protocol_and_one_target_per_table():

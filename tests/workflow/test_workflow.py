@@ -2,7 +2,6 @@
 config in a temporary working directory."""
 
 import json
-import os
 import subprocess
 import sys
 import time
@@ -49,13 +48,7 @@ TINY = {
 
 
 def snakemake(workdir, *args, check=True):
-    env = dict(os.environ)
-    env.pop("PYTHONPATH", None)
-    cmd = [sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(workdir), *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=workdir)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout}\n{proc.stderr}")
-    return proc
+    return run_snakemake(workdir, *args, check=check)
 
 
 def write_config(workdir, cfg):
@@ -216,7 +209,7 @@ def test_bad_config_fails_before_any_job(tmp_path):
 
 
 from conftest import SHARED_DATASETS as MIRROR  # noqa: E402
-from conftest import needs_mirror  # noqa: E402
+from conftest import needs_mirror, run_snakemake  # noqa: E402
 
 
 @needs_mirror
