@@ -203,6 +203,32 @@ def test_make_label_set_sar_shares_one_propensity_function_over_all_splits():
     assert not df["propensity"].isna().any()
 
 
+def test_make_label_set_sar_k0_is_scar_with_the_midpoint_label_frequency():
+    X, y = binary_data(n=3000)
+    df = make_label_set(X, y, mechanism="sar", params={"k": 0, "p_minus": 0.1, "p_plus": 0.7},
+                        val_size=0.2, random_state=4)
+    params = label_set_metadata(df)["params"]
+    assert params["attributes"] == [] and params["signs"] == [] and params["k"] == 0
+    np.testing.assert_array_equal(df["propensity"].to_numpy(), (0.1 + 0.7) / 2)  # on every split
+    tr = df[(df["split"] == "train") & (df["y"] == 1)]
+    se = (0.4 * 0.6 / len(tr)) ** 0.5
+    assert abs(tr["s"].mean() - 0.4) < 4 * se
+
+
+@pytest.mark.parametrize("selection", ["correlated", "anticorrelated"])
+def test_make_label_set_sar_correlated_selections(selection):
+    X, y = binary_data(n=3000)
+    df = make_label_set(X, y, mechanism="sar", params={"k": 2, "selection": selection}, random_state=1)
+    params = label_set_metadata(df)["params"]
+    assert params["selection"] == selection and 0 in params["attributes"]  # y depends on column 0
+    e = df["propensity"].to_numpy()
+    pos, neg = df["y"].to_numpy() == 1, df["y"].to_numpy() == 0
+    if selection == "correlated":
+        assert e[pos].mean() > e[neg].mean() + 0.1
+    else:
+        assert e[pos].mean() < e[neg].mean() - 0.1
+
+
 def test_make_label_set_snar_subclass_gives_test_rows_their_subclass_propensity():
     X, y = binary_data(n=3000)
     groups = two_subclasses(X, y)
@@ -251,6 +277,10 @@ def test_validate_mechanism_params_fills_defaults_and_coerces_numbers():
     assert validate_mechanism_params("scar_count", {"n_labeled": 1000.0}) == {"n_labeled": 1000}
     assert validate_mechanism_params("pulsnar_alpha", {"alpha": 0.1}) == {"alpha": 0.1, "snar": False}
     assert validate_mechanism_params("sar", {"k": 2, "attributes": [3.0, 1]})["attributes"] == [3, 1]
+    # k = 0 (no propensity attribute) and the anticorrelated selection are valid sar params
+    assert validate_mechanism_params("sar", {"k": 0})["k"] == 0
+    assert validate_mechanism_params("sar", {"k": 0, "attributes": []})["attributes"] == []
+    assert validate_mechanism_params("sar", {"k": 1, "selection": "anticorrelated"})["selection"] == "anticorrelated"
 
 
 @pytest.mark.parametrize(
@@ -265,7 +295,9 @@ def test_validate_mechanism_params_fills_defaults_and_coerces_numbers():
         ("scar_flip", {"flip_ratio": -0.1}, "flip_ratio"),
         ("scar_count", {"n_labeled": 0}, "n_labeled"),
         ("case_control", {"n_labeled": 2.5}, "n_labeled"),
-        ("sar", {"k": 0}, "k"),
+        ("sar", {"k": -1}, "k"),
+        ("sar", {"k": 1.5}, "k"),
+        ("sar", {"k": 0, "attributes": [1]}, "attributes"),
         ("sar", {"k": 1, "p_minus": 0.8, "p_plus": 0.2}, "p_minus"),
         ("sar", {"k": 1, "p_plus": 1.5}, "p_plus"),
         ("sar", {"k": 1, "selection": "best"}, "selection"),

@@ -134,3 +134,154 @@ def test_sar_empirical_label_frequency_matches_mean_propensity():
     # labeling really depends on e: high-propensity positives are labeled more often
     hi = e_pos > np.median(e_pos)
     assert res.s[y == 1][hi].mean() > res.s[y == 1][~hi].mean() + 0.1
+
+
+# ----------------------------------------------------------------------------- anticorrelated, k = 0
+
+
+def _correlated_columns(n=5000, seed=1):
+    """Binary columns: one strongly positively, one strongly negatively, one weakly
+    correlated with y, plus a noise column."""
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < 0.4).astype(int)
+
+    def noisy_copy(flip_prob):
+        return np.where(rng.random(n) < flip_prob, 1 - y, y).astype(float)
+
+    X = np.column_stack([(rng.random(n) < 0.5).astype(float), noisy_copy(0.4), 1.0 - noisy_copy(0.15),
+                         noisy_copy(0.1)])
+    return X, y
+
+
+def test_sar_anticorrelated_takes_the_correlated_attributes_with_all_signs_negative():
+    X, y = _correlated_columns()
+    cor = sar_bekker(X, y, k=2, selection="correlated", random_state=0)
+    anti = sar_bekker(X, y, k=2, selection="anticorrelated", random_state=0)
+    assert cor.params["attributes"] == anti.params["attributes"] == [3, 2]
+    assert cor.params["signs"] == [1, -1] and anti.params["signs"] == [-1, 1]
+    assert anti.params["selection"] == "anticorrelated"
+    Z = scale_minus1_1(X[:, [3, 2]]) * np.array(anti.params["signs"])
+    assert all(np.corrcoef(Z[:, i], y)[0, 1] < -0.5 for i in range(2))
+    np.testing.assert_allclose(anti.propensity, sar_propensity(Z))
+    assert_pu(anti, y)
+    # positives get higher propensities than negatives with correlated, lower with anticorrelated
+    for k in (1, 2, 3):
+        e_cor = sar_bekker(X, y, k=k, selection="correlated", random_state=0).propensity
+        e_anti = sar_bekker(X, y, k=k, selection="anticorrelated", random_state=0).propensity
+        assert e_cor[y == 1].mean() > e_cor[y == 0].mean() + 0.1
+        assert e_anti[y == 1].mean() < e_anti[y == 0].mean() - 0.1
+    # and so do the labels: fewer positives are labeled under anticorrelated selection
+    assert anti.label_frequency < cor.label_frequency - 0.1
+    with pytest.raises(ValueError, match="selection"):
+        sar_bekker(X, y, k=1, selection="anti", random_state=0)
+
+
+def test_sar_k0_is_scar_with_the_midpoint_propensity():
+    X, y = _correlated_columns()
+    for selection in ("random", "correlated", "anticorrelated"):
+        res = sar_bekker(X, y, k=0, selection=selection, p_minus=0.2, p_plus=0.6, random_state=3)
+        assert res.params["attributes"] == [] and res.params["signs"] == [] and res.params["k"] == 0
+        np.testing.assert_array_equal(res.propensity, (0.2 + 0.6) / 2)
+        assert res.propensity.shape == y.shape
+        assert_pu(res, y)
+    res = sar_bekker(X, y, k=0, attributes=[], random_state=3)
+    assert res.params["selection"] == "given" and res.params["attributes"] == []
+    np.testing.assert_array_equal(res.propensity, 0.5)
+    se = math.sqrt(0.25 / y.sum())
+    assert abs(res.label_frequency - 0.5) < 4 * se
+    # zero propensity columns: the midpoint, for any number of rows
+    np.testing.assert_array_equal(sar_propensity(np.empty((7, 0)), 0.1, 0.9), 0.5)
+    with pytest.raises(ValueError, match="invalid k"):
+        sar_bekker(X, y, k=-1)
+
+
+# ----------------------------------------------------------------------------- biased_propensity
+
+
+def test_biased_propensity_multiplies_and_clips():
+    from pu_lib.labeling import biased_propensity
+
+    e = np.array([0.0, 0.1, 0.5, 0.7, 1.0])
+    np.testing.assert_allclose(biased_propensity(e, 1.5), [1e-12, 0.15, 0.75, 1.0, 1.0])
+    np.testing.assert_allclose(biased_propensity(e, 1 / 1.5), [1e-12, 0.1 / 1.5, 0.5 / 1.5, 0.7 / 1.5, 1 / 1.5])
+    np.testing.assert_array_equal(biased_propensity(e, 1.0)[1:], e[1:])
+    out = biased_propensity(e, 1 / 1.3)
+    assert out.dtype == np.float64 and out.shape == e.shape and np.all(out > 0) and np.all(np.isfinite(1 / out))
+    assert biased_propensity(0.4, 1.1) == pytest.approx(0.44) and isinstance(biased_propensity(0.4, 1.1), float)
+    np.testing.assert_array_equal(e, [0.0, 0.1, 0.5, 0.7, 1.0])  # input untouched
+    for bad in (0, -1.5, float("nan"), float("inf"), True, "1.5", None):
+        with pytest.raises(ValueError, match="bias"):
+            biased_propensity(e, bad)
+    for bad_e in (np.array([0.5, np.nan]), np.array([np.inf]), float("nan")):
+        with pytest.raises(ValueError, match="e contains"):
+            biased_propensity(bad_e, 1.5)
+
+
+# ----------------------------------------------------------------------------- extend_attributes
+
+
+def _expected_corr(flip, pi):
+    """Pearson correlation of a +-1 attribute with P(+1 | y=1) = 1 - flip and
+    P(+1 | y=0) = flip, with y ~ Bernoulli(pi)."""
+    d = 1.0 - 2.0 * flip
+    return 2.0 * d * math.sqrt(pi * (1.0 - pi)) / math.sqrt(1.0 - d**2 * (2.0 * pi - 1.0) ** 2)
+
+
+@pytest.mark.parametrize("n_pos", [10000, 6000])
+@pytest.mark.parametrize("flip", [0.3, 0.1, 0.45])
+def test_extend_attributes_correlated_and_noise_columns(flip, n_pos):
+    from pu_lib.labeling import extend_attributes
+
+    n = 20000
+    y = make_y(n, n_pos, seed=2)
+    X = np.random.default_rng(0).normal(size=(n, 3))
+    Xe = extend_attributes(X, y, n_correlated=4, n_noise=3, flip=flip, random_state=5)
+    assert Xe.shape == (n, 3 + 4 + 3) and Xe.dtype == np.float64
+    np.testing.assert_array_equal(Xe[:, :3], X)
+    new = Xe[:, 3:]
+    assert set(np.unique(new).tolist()) == {-1.0, 1.0}
+    pi = n_pos / n
+    target = _expected_corr(flip, pi)
+    if n_pos == n // 2:
+        assert target == pytest.approx(1 - 2 * flip)
+    corr = np.array([np.corrcoef(new[:, j], y)[0, 1] for j in range(7)])
+    # standard error of a sample correlation ~ (1 - r^2) / sqrt(n) <= 0.0071
+    np.testing.assert_allclose(corr[:4], target, atol=0.03)
+    np.testing.assert_allclose(corr[4:], 0.0, atol=0.03)
+    # per class: P(+1 | y=1) = 1 - flip, P(+1 | y=0) = flip; noise 0.5 in both classes
+    for cls, p_plus in ((1, 1 - flip), (0, flip)):
+        part = new[y == cls]
+        np.testing.assert_allclose((part[:, :4] == 1).mean(axis=0), p_plus, atol=0.025)
+        np.testing.assert_allclose((part[:, 4:] == 1).mean(axis=0), 0.5, atol=0.025)
+    # the new columns are independent of each other (given y for the correlated ones)
+    noise_corr = np.corrcoef(new[:, 4:].T)[np.triu_indices(3, 1)]
+    np.testing.assert_allclose(noise_corr, 0.0, atol=0.03)
+    pos_corr = np.corrcoef(new[y == 1, :4].T)[np.triu_indices(4, 1)]
+    np.testing.assert_allclose(pos_corr, 0.0, atol=0.04)
+
+
+def test_extend_attributes_is_deterministic_by_seed_and_validates():
+    from pu_lib.labeling import extend_attributes
+
+    X, y = binary_data(n=500)
+    a = extend_attributes(X, y, random_state=3)
+    assert a.shape == (500, X.shape[1] + 10)
+    np.testing.assert_array_equal(a, extend_attributes(X, y, random_state=3))
+    np.testing.assert_array_equal(a, extend_attributes(X, y, random_state=np.random.default_rng(3)))
+    assert not np.array_equal(a, extend_attributes(X, y, random_state=4))
+    # flip 0: exact copies of the class as +-1; flip 0.5 / zero columns allowed
+    exact = extend_attributes(X, y, n_correlated=2, n_noise=0, flip=0.0, random_state=0)
+    np.testing.assert_array_equal(exact[:, -2:], np.column_stack([2 * y - 1] * 2))
+    np.testing.assert_array_equal(extend_attributes(X, y, 0, 0, random_state=0), X)
+    assert extend_attributes(X, y, 1, 2, flip=0.5, random_state=0).shape == (500, X.shape[1] + 3)
+    X_before = X.copy()
+    extend_attributes(X, y, random_state=0)
+    np.testing.assert_array_equal(X, X_before)
+    for kwargs, field in (({"n_correlated": -1}, "n_correlated"), ({"n_noise": 1.5}, "n_noise"),
+                          ({"flip": 0.6}, "flip"), ({"flip": -0.1}, "flip"), ({"flip": "x"}, "flip")):
+        with pytest.raises(ValueError, match=field):
+            extend_attributes(X, y, random_state=0, **kwargs)
+    with pytest.raises(ValueError, match="y has 499 entries"):
+        extend_attributes(X, y[:-1], random_state=0)
+    with pytest.raises(ValueError, match="y must hold only 0 and 1"):
+        extend_attributes(X, np.where(y == 1, 1, -1), random_state=0)

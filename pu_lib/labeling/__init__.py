@@ -17,7 +17,9 @@ Modules, by mechanism family:
 * :mod:`~pu_lib.labeling.scar` -- :func:`scar_label_frequency`, :func:`scar_flip_ratio`,
   :func:`scar_count`, :func:`case_control`, :func:`expand_case_control`;
 * :mod:`~pu_lib.labeling.sar` -- :func:`scale_minus1_1`, :func:`sar_propensity`,
-  :func:`sar_bekker`;
+  :func:`sar_bekker`, :func:`biased_propensity` (over- / underestimated propensity scores,
+  thesis section 5.6.2), :func:`extend_attributes` (the thesis' "extended" datasets with
+  class-correlated and noise attributes);
 * :mod:`~pu_lib.labeling.snar` -- :func:`snar_subclass`, :func:`pulsnar_alpha`,
   :func:`snar_probability`;
 * :mod:`~pu_lib.labeling.splits` -- :func:`stratified_holdout`, :func:`subsample`;
@@ -52,7 +54,7 @@ from pu_lib.labeling.label_sets import (
     make_label_set,
     validate_mechanism_params,
 )
-from pu_lib.labeling.sar import sar_bekker, sar_propensity, scale_minus1_1
+from pu_lib.labeling.sar import biased_propensity, extend_attributes, sar_bekker, sar_propensity, scale_minus1_1
 from pu_lib.labeling.scar import case_control, expand_case_control, scar_count, scar_flip_ratio, scar_label_frequency
 from pu_lib.labeling.snar import pulsnar_alpha, snar_probability, snar_subclass
 from pu_lib.labeling.splits import SPLITS, stratified_holdout, subsample
@@ -63,8 +65,10 @@ __all__ = [
     "SCENARIOS",
     "SPLITS",
     "apply_mechanism",
+    "biased_propensity",
     "case_control",
     "expand_case_control",
+    "extend_attributes",
     "label_frequency_from_prior",
     "label_set_metadata",
     "make_label_set",

@@ -40,6 +40,9 @@ _FRACTIONS = {
     "min_std": (0.0, 2.0, False, False),
 }
 _COUNTS = ("n_labeled", "k")
+_MINIMUM = {"k": 0}  # count parameters that may be 0 (default minimum 1); sar k = 0: SCAR
+#: selection rules of the sar propensity attributes (pu_lib.labeling.sar.SELECTIONS)
+SAR_SELECTIONS = ("random", "correlated", "anticorrelated")
 
 
 def _resolve(mechanism: str, params) -> dict:
@@ -92,8 +95,9 @@ def validate_mechanism_params(mechanism: str, params: dict) -> dict:
 
     Raises ValueError naming the mechanism and the field for an unknown mechanism, an
     unknown or missing parameter, or an out-of-range value (``c`` outside (0, 1],
-    ``flip_ratio`` outside [0, 1), ``k < 1``, not ``0 <= p_minus < p_plus <= 1``,
-    ``n_labeled < 1``, ...).
+    ``flip_ratio`` outside [0, 1), ``k < 0`` (sar ``k = 0``: no propensity attribute, a
+    constant propensity), ``selection`` not one of ``random``, ``correlated``,
+    ``anticorrelated``, not ``0 <= p_minus < p_plus <= 1``, ``n_labeled < 1``, ...).
     """
     out = _resolve(mechanism, params)
 
@@ -107,13 +111,13 @@ def validate_mechanism_params(mechanism: str, params: dict) -> dict:
         if key in _FRACTIONS:
             checked(key, _check_fraction, key, *_FRACTIONS[key])
         elif key in _COUNTS:
-            checked(key, _check_count, key)
+            checked(key, _check_count, key, _MINIMUM.get(key, 1))
     if "p_minus" in out and not out["p_minus"] < out["p_plus"]:
         raise ValueError(f"{mechanism}: invalid p_minus/p_plus: need 0 <= p_minus < p_plus <= 1, "
                          f"got p_minus={out['p_minus']}, p_plus={out['p_plus']}")
     if mechanism == "sar":
-        if out["selection"] not in ("random", "correlated"):
-            raise ValueError(f"{mechanism}: invalid selection: must be 'random' or 'correlated', "
+        if out["selection"] not in SAR_SELECTIONS:
+            raise ValueError(f"{mechanism}: invalid selection: must be one of {list(SAR_SELECTIONS)}, "
                              f"got {out['selection']!r}")
         checked("attributes", _check_attributes, out["k"])
     if mechanism == "pulsnar_alpha" and not isinstance(out["snar"], bool):

@@ -1,17 +1,35 @@
-"""SAR labeling of Bekker et al. (thesis section 5.6.2): the propensity score is a fixed
-function of a few chosen attributes, scaled linearly between ``p-`` and ``p+``."""
+"""SAR labeling of Bekker et al. (thesis sections 5.6.1-5.6.2): the propensity score is a
+fixed function of a few chosen attributes, scaled linearly between ``p-`` and ``p+``;
+plus the thesis' data preparation (:func:`scale_minus1_1`, the "extended" datasets of
+:func:`extend_attributes`) and the biased propensity estimates of question Q1b
+(:func:`biased_propensity`)."""
 
 from __future__ import annotations
+
+import numbers
 
 import numpy as np
 
 from pu_lib._rounding import ROUND_TOL
 from pu_lib._seeding import check_random_state
-from pu_lib._validation import check_X
-from pu_lib.labeling._common import LabelResult, _bernoulli_labels, _check_p_range, _check_y
-from pu_lib.labeling._params import validate_mechanism_params
+from pu_lib._validation import check_binary, check_X
+from pu_lib.labeling._common import (
+    LabelResult,
+    _bernoulli_labels,
+    _check_count,
+    _check_fraction,
+    _check_p_range,
+    _check_y,
+)
+from pu_lib.labeling._params import SAR_SELECTIONS, validate_mechanism_params
 
-__all__ = ["sar_bekker", "sar_propensity", "scale_minus1_1"]
+__all__ = ["biased_propensity", "extend_attributes", "sar_bekker", "sar_propensity", "scale_minus1_1"]
+
+#: selection rules of the propensity attributes (``attributes`` given: ``"given"``)
+SELECTIONS = SAR_SELECTIONS
+
+#: floor of :func:`biased_propensity`, so that ``1 / e`` stays finite
+_TINY_PROPENSITY = 1e-12
 
 
 def scale_minus1_1(X) -> np.ndarray:
@@ -36,11 +54,20 @@ def sar_propensity(X_scaled_cols, p_minus=0.2, p_plus=0.8) -> np.ndarray:
     selected (and sign-flipped) propensity attributes, one per column (a 1-D array is one
     attribute); min and max are taken over the given rows.  A constant column scores
     ``(p- + p+) / 2``.  Result lies in ``[p-, p+]``.
+
+    No column (shape ``(n, 0)``, ``k = 0``, thesis Figure 5.4): every row gets the constant
+    ``(p- + p+) / 2``, i.e. SCAR labeling.  This constant is our choice -- the thesis does
+    not define the ``k = 0`` score -- taken as the value of ``sc`` at the middle of any
+    attribute's range (the score of a constant column).
     """
     p_minus, p_plus = _check_p_range(p_minus, p_plus)
     Z = np.asarray(X_scaled_cols, dtype=np.float64)
     if Z.ndim == 1:
         Z = Z[:, None]
+    if Z.ndim == 2 and Z.shape[1] == 0:
+        if Z.shape[0] == 0:
+            raise ValueError("X_scaled_cols has no rows")
+        return np.full(Z.shape[0], (p_minus + p_plus) / 2.0, dtype=np.float64)
     Z = check_X(Z, name="X_scaled_cols")
     k = Z.shape[1]
     mn, mx = Z.min(axis=0), Z.max(axis=0)
@@ -54,6 +81,8 @@ def sar_propensity(X_scaled_cols, p_minus=0.2, p_plus=0.8) -> np.ndarray:
 
 
 def _given_attributes(attributes, k: int, d: int) -> np.ndarray:
+    if k == 0 and len(attributes) == 0:
+        return np.empty(0, dtype=np.int64)
     cols = np.asarray(attributes)
     if cols.ndim != 1 or cols.shape[0] != k or not np.issubdtype(cols.dtype, np.integer):
         raise ValueError(f"sar: attributes must be a list of k={k} column indices, got {attributes!r}")
@@ -77,17 +106,23 @@ def _chosen_attributes(X, y, k, selection, min_std, rng) -> tuple[np.ndarray, np
             f"sar: only {n_cand} attribute(s) have std >= min_std={min_std} after scaling to [-1, 1], "
             f"cannot choose k={k} (continuous attributes rarely reach 0.6; lower min_std or pass attributes)"
         )
+    if selection not in SELECTIONS:
+        raise ValueError(f"sar: selection must be one of {list(SELECTIONS)}, got {selection!r}")
+    if k == 0:
+        return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int64), n_cand
     if selection == "random":
         return np.sort(rng.choice(cand, size=k, replace=False)).astype(np.int64), np.ones(k, dtype=np.int64), n_cand
-    if selection != "correlated":
-        raise ValueError(f"sar: selection must be 'random' or 'correlated', got {selection!r}")
     if y.min() == y.max():
-        raise ValueError("sar: selection='correlated' needs both classes in y")
+        raise ValueError(f"sar: selection={selection!r} needs both classes in y")
     yc = y.astype(np.float64) - y.mean()
     cov = (X[:, cand].T @ yc) / n
     corr = cov / (X[:, cand].std(axis=0) * yc.std())
     order = np.lexsort((cand, -np.abs(corr)))[:k]  # largest |corr|, ties by index
-    return cand[order].astype(np.int64), np.where(corr[order] < 0, -1, 1).astype(np.int64), n_cand
+    if selection == "correlated":  # flip the negatively correlated ones: all correlate positively
+        signs = np.where(corr[order] < 0, -1, 1)
+    else:  # "anticorrelated": flip the positively correlated ones: all correlate negatively
+        signs = np.where(corr[order] > 0, -1, 1)
+    return cand[order].astype(np.int64), signs.astype(np.int64), n_cand
 
 
 def _sar_setup(X, y, k, selection, p_minus, p_plus, min_std, attributes, rng):
@@ -96,8 +131,10 @@ def _sar_setup(X, y, k, selection, p_minus, p_plus, min_std, attributes, rng):
         cols, signs, n_cand = _given_attributes(attributes, k, X.shape[1]), np.ones(k, dtype=np.int64), X.shape[1]
     else:
         cols, signs, n_cand = _chosen_attributes(X, y, k, selection, min_std, rng)
-    Z = scale_minus1_1(X[:, cols]) * signs
-    e = sar_propensity(Z, p_minus, p_plus)
+    if k == 0:
+        e = sar_propensity(np.empty((X.shape[0], 0)), p_minus, p_plus)
+    else:
+        e = sar_propensity(scale_minus1_1(X[:, cols]) * signs, p_minus, p_plus)
     info = {
         "k": int(k),
         "selection": selection if attributes is None else "given",
@@ -122,11 +159,21 @@ def sar_bekker(
        qualifies iff at most 90 % of its values are equal, thesis footnote 4):
        ``selection="random"`` picks them uniformly at random; ``"correlated"`` picks the
        ``k`` with the largest absolute Pearson correlation with ``y`` and flips the sign of
-       the negatively correlated ones so that all correlate positively with the class
-       (footnote 5).  ``attributes`` (k column indices) bypasses the choice (no filter,
-       no flips).
+       the negatively correlated ones so that all correlate positively with the class;
+       ``"anticorrelated"`` picks the same ``k`` attributes but flips the positively
+       correlated ones so that all correlate negatively with the class (footnote 5: "the
+       signs of the attribute values were possibly inverted to either get all positively
+       or all negatively correlated attributes").  With positive correlation positives
+       tend to get higher propensities than negatives, with negative correlation lower.
+       ``attributes`` (k column indices) bypasses the choice (no filter, no flips).
     3. ``e(x)`` is :func:`sar_propensity` of the selected, sign-flipped columns over all
        rows of ``X``; positives are labeled with ``s ~ Bernoulli(e(x))``.
+
+    ``k = 0`` (thesis Figure 5.4 varies the number of propensity attributes from 0 to 4):
+    no propensity attribute, ``e(x) = (p- + p+) / 2`` for every row, i.e. SCAR labeling
+    with label frequency ``(p- + p+) / 2``.  The constant is our choice (the thesis does not
+    give it): the midpoint is the value of ``sc`` at the middle of any attribute's range.
+    ``params["attributes"]`` is then ``[]``.
 
     ``params`` records the chosen ``attributes`` and their ``signs`` (+1 / -1).
     Mechanism name ``"sar"``.
@@ -143,3 +190,56 @@ def sar_bekker(
     s = _bernoulli_labels(y, e, rng)
     info["n_pos"] = int(y.sum())
     return LabelResult(s=s, y=y, propensity=e, mechanism="sar", params=info)
+
+
+def biased_propensity(e, bias):
+    """A biased propensity estimate ``clip(e * bias, tiny, 1)`` (thesis section 5.6.2, Q1b).
+
+    "The correct propensity score or label frequency was altered with a bias in
+    {1.1, 1.3, 1.5}, multiplying the score with it for an overestimated or dividing for a
+    negative one": ``bias > 1`` overestimates, ``bias < 1`` underestimates (pass e.g.
+    ``1 / 1.5``).  The result is clipped to ``[tiny, 1]`` with ``tiny = 1e-12`` so that it
+    stays a probability and ``1 / e`` stays finite.  ``e`` may be a scalar (a label
+    frequency; a float is returned) or an array of propensity scores (an array is
+    returned).  ValueError for a non-finite ``e`` or a ``bias`` that is not a finite
+    number > 0.
+    """
+    if isinstance(bias, bool) or not isinstance(bias, numbers.Real) or not np.isfinite(bias) or not bias > 0:
+        raise ValueError(f"bias must be a finite number > 0 (e.g. 1.5 or 1 / 1.5), got {bias!r}")
+    arr = np.asarray(e, dtype=np.float64)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("e contains NaN or infinite values; a propensity score must be finite")
+    out = np.clip(arr * float(bias), _TINY_PROPENSITY, 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def extend_attributes(X, y, n_correlated=5, n_noise=5, flip=0.3, random_state=None) -> np.ndarray:
+    """The thesis' "extended" datasets: ``X`` with ``n_correlated`` class-correlated and
+    ``n_noise`` class-independent +-1 attributes appended (correlated ones first).
+
+    Bekker's experiment notebooks give each dataset "5 extra attributes that are
+    positively correlated with the class and 5 attributes that are not correlated with
+    the class" (probability of -1: 0.3 and 0.5).  Here every correlated attribute is +-1
+    with ``P(+1 | y=1) = 1 - flip`` and ``P(+1 | y=0) = flip``, every noise attribute is
+    +-1 with probability 0.5 independent of ``y``; all draws are independent per row and
+    attribute.  With class prior ``pi`` the Pearson correlation of a correlated attribute
+    with ``y`` is ``2 d sqrt(pi (1 - pi)) / sqrt(1 - d**2 (2 pi - 1)**2)``, ``d = 1 - 2 flip``
+    (``d`` itself at ``pi = 0.5``); that of a noise attribute is 0.
+
+    ``y`` is the binary (0/1) class of each row of ``X``; ``flip`` lies in [0, 0.5]
+    (0: copies of ``2 y - 1``; 0.5: noise).  Returns a new float64 array of shape
+    ``(n, d + n_correlated + n_noise)``; ``X`` is not modified.  Random draws come from
+    :func:`pu_lib._seeding.check_random_state` of ``random_state`` (correlated columns
+    first, then noise).
+    """
+    X = check_X(X)
+    y = check_binary(y, "y", n=X.shape[0])
+    n_correlated = _check_count(n_correlated, "n_correlated", minimum=0)
+    n_noise = _check_count(n_noise, "n_noise", minimum=0)
+    flip = _check_fraction(flip, "flip", 0.0, 0.5, False, False)
+    rng = check_random_state(random_state)
+    n = X.shape[0]
+    p_plus = np.where(y == 1, 1.0 - flip, flip)[:, None]
+    corr_cols = np.where(rng.random((n, n_correlated)) < p_plus, 1.0, -1.0)
+    noise_cols = np.where(rng.random((n, n_noise)) < 0.5, 1.0, -1.0)
+    return np.hstack([X, corr_cols, noise_cols])
