@@ -227,3 +227,62 @@ def test_prior_experiments_are_checked(base_config, schema_path):
     cfg["experiments"]["quick_prior_scar"]["settings"] = [{"mechanism": "pulsnar_alpha", "alpha": 1.0}]
     with pytest.raises(ConfigError, match="alpha"):
         validate_config(cfg, schema_path)
+
+
+# ----------------------------------------------------------------- dataset scale / extend, sar k = 0
+def test_dataset_entry_scale_and_extend_ids():
+    plain = normalise_dataset_entry({"name": "breast_cancer"})
+    assert "scale" not in plain and "extend" not in plain  # absent keys stay absent (specs, hashes)
+    e = normalise_dataset_entry({"name": "breast_cancer", "scale": "minus1_1"})
+    assert e["id"] == "breast_cancer-scaled" and e["scale"] == "minus1_1" and "extend" not in e
+    e = normalise_dataset_entry({"name": "breast_cancer", "extend": {}})
+    assert e["id"] == "breast_cancer-ext5c5n" and e["extend"] == {"n_correlated": 5, "n_noise": 5, "flip": 0.3}
+    e = normalise_dataset_entry({"name": "digits", "positive": "pu_extra_trees", "scale": "minus1_1",
+                                 "extend": {"n_correlated": 2, "n_noise": 0, "flip": 0.1}})
+    assert e["id"] == "digits-pos_pu_extra_trees-scaled-ext2c0nf0p1"
+    assert e["extend"] == {"n_correlated": 2, "n_noise": 0, "flip": 0.1}
+    e = normalise_dataset_entry({"name": "pulsnar_snar", "params": {"frac": 0.2}, "extend": {"flip": 0.25}})
+    assert e["id"] == "pulsnar_snar-frac0.2-ext5c5nf0p25"
+    e = normalise_dataset_entry({"name": "breast_cancer", "id": "bc_thesis", "scale": "minus1_1", "extend": {}})
+    assert e["id"] == "bc_thesis" and e["scale"] == "minus1_1"  # an explicit id is kept
+    ids = [normalise_dataset_entry({"name": "breast_cancer", "scale": "minus1_1", "extend": {"flip": f}})["id"]
+           for f in (0.0, 0.3, 0.5)]
+    assert len(set(ids)) == 3 and all("." not in i for i in ids)
+
+
+def test_dataset_scale_and_extend_config(base_config, schema_path):
+    a = Grid(validate_config(base_config, schema_path))
+    cfg = copy.deepcopy(base_config)
+    exp = cfg["experiments"]["quick_uci"]
+    exp["datasets"] += [{"name": "breast_cancer", "scale": "minus1_1"},
+                        {"name": "breast_cancer", "scale": "minus1_1", "extend": {"n_noise": 3}}]
+    grid = Grid(validate_config(cfg, schema_path))
+    assert list(grid.experiments["quick_uci"]["datasets"]) == [
+        "breast_cancer", "digits", "breast_cancer-scaled", "breast_cancer-scaled-ext5c3n"]
+    spec = grid.label_spec("quick_uci", "breast_cancer-scaled-ext5c3n", "scar_c-c0.3")
+    assert spec["dataset"]["extend"] == {"n_correlated": 5, "n_noise": 3, "flip": 0.3}
+    assert spec["dataset"]["scale"] == "minus1_1"
+    # entries without the keys keep their specs; other experiments keep their hashes
+    assert grid.label_spec("quick_uci", "breast_cancer", "scar_c-c0.3") == \
+        a.label_spec("quick_uci", "breast_cancer", "scar_c-c0.3")
+    assert grid.experiment_hash("quick_pulsnar_scar") == a.experiment_hash("quick_pulsnar_scar")
+    assert grid.experiment_hash("quick_uci") != a.experiment_hash("quick_uci")
+    for entry, expected in (
+        ({"name": "breast_cancer", "scale": "zscore"}, "datasets[2].scale"),
+        ({"name": "breast_cancer", "extend": {"flip": 0.7}}, "datasets[2].extend.flip"),
+        ({"name": "breast_cancer", "extend": {"n_noise": -1}}, "datasets[2].extend.n_noise"),
+        ({"name": "breast_cancer", "extend": {"noise": 1}}, "datasets[2].extend: Additional properties"),
+    ):
+        bad = copy.deepcopy(base_config)
+        bad["experiments"]["quick_uci"]["datasets"].append(entry)
+        assert f"experiments.quick_uci.{expected}" in _err(bad, schema_path)
+
+
+def test_sar_settings_k0_and_anticorrelated_validate(base_config, schema_path):
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_uci"]["settings"] += [{"mechanism": "sar", "k": 0},
+                                                    {"mechanism": "sar", "k": 2, "selection": "anticorrelated"}]
+    grid = Grid(validate_config(cfg, schema_path))
+    assert {"sar-k0", "sar-k2-selectionanticorrelated"} <= set(grid.experiments["quick_uci"]["settings"])
+    cfg["experiments"]["quick_uci"]["settings"].append({"mechanism": "sar", "k": -1})
+    assert "experiments.quick_uci.settings[5].k" in _err(cfg, schema_path)

@@ -383,3 +383,69 @@ def test_predefined_auto_mixes_own_and_random_splits(tmp_path, schema_path):
         sizes[entry["name"]] = lab["split"].value_counts().to_dict()
     assert sizes["thyroid_ann_uci"] == {"train": 3772, "test": 3428}           # its own split
     assert sizes["breast_cancer"]["test"] == pytest.approx(0.2 * 569, abs=1)    # random 80/20
+
+
+# --------------------------------------------------------------------------- dataset scale / extend
+def test_load_cell_dataset_scales_and_extends_the_features(bc_path):
+    from pu_lib._seeding import derive_seed
+    from pu_lib.experiments.runner import load_cell_dataset
+    from pu_lib.labeling import extend_attributes, scale_minus1_1
+
+    X0, y0, g0 = load_cell_dataset(normalise_dataset_entry("breast_cancer"), bc_path, 0)
+    scaled = normalise_dataset_entry({"name": "breast_cancer", "scale": "minus1_1"})
+    Xs, ys, gs = load_cell_dataset(scaled, bc_path, 0)
+    np.testing.assert_array_equal(ys, y0)
+    np.testing.assert_array_equal(gs, g0)
+    assert Xs.shape == X0.shape and Xs.dtype == X0.dtype
+    varied = X0.max(axis=0) > X0.min(axis=0)
+    assert varied.any()
+    assert np.all(Xs >= -1) and np.all(Xs <= 1)
+    np.testing.assert_array_equal(Xs.min(axis=0)[varied], -1.0)
+    np.testing.assert_array_equal(Xs.max(axis=0)[varied], 1.0)
+    np.testing.assert_array_equal(Xs[:, ~varied], 0.0)
+    np.testing.assert_allclose(Xs, scale_minus1_1(X0), atol=1e-6)
+    # the cached dataset itself is not modified
+    np.testing.assert_array_equal(load_cell_dataset(normalise_dataset_entry("breast_cancer"), bc_path, 0)[0], X0)
+
+    ext = normalise_dataset_entry({"name": "breast_cancer", "scale": "minus1_1", "extend": {}})
+    Xe, ye, _ = load_cell_dataset(ext, bc_path, 0)
+    d = X0.shape[1]
+    assert Xe.shape == (X0.shape[0], d + 10) and Xe.dtype == X0.dtype
+    np.testing.assert_array_equal(Xe[:, :d], Xs)
+    np.testing.assert_array_equal(ye, y0)
+    assert set(np.unique(Xe[:, d:]).tolist()) == {-1.0, 1.0}
+    # the same columns for every repetition, from the seed of (name, positive)
+    np.testing.assert_array_equal(load_cell_dataset(ext, bc_path, 1)[0], Xe)
+    seed = derive_seed(0, "breast_cancer", "default", "extend")
+    np.testing.assert_array_equal(Xe, extend_attributes(Xs, y0, 5, 5, 0.3, random_state=seed).astype(Xe.dtype))
+    corr = [np.corrcoef(Xe[:, j], y0)[0, 1] for j in range(d, d + 10)]
+    assert min(corr[:5]) > 0.2 and max(abs(c) for c in corr[5:]) < 0.15
+    # extension without scaling appends to the raw features
+    raw_ext = normalise_dataset_entry({"name": "breast_cancer", "extend": {"n_correlated": 1, "n_noise": 2}})
+    Xr, _, _ = load_cell_dataset(raw_ext, bc_path, 0)
+    np.testing.assert_array_equal(Xr[:, :d], X0)
+    assert Xr.shape[1] == d + 3
+
+
+def test_label_sets_and_repetitions_see_the_transformed_features(schema_path, bc_path):
+    """A SAR setting on an extended column (index 30 exists only in the extended data) and
+    a method fitted on the 40 columns."""
+    from pu_lib.experiments.runner import load_cell_dataset
+    from pu_lib.labeling import sar_propensity, scale_minus1_1
+
+    cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"test_size": 0.25},
+                  setting={"mechanism": "sar", "k": 1, "attributes": [30]})
+    cfg["experiments"]["e"]["datasets"] = [{"name": "breast_cancer", "scale": "minus1_1", "extend": {}}]
+    grid = Grid(validate_config(cfg, schema_path))
+    cell = next(grid.cells())
+    assert cell.dataset == "breast_cancer-scaled-ext5c5n"
+    spec = grid.fit_spec(cell)
+    labels = make_label_sets(spec, bc_path)
+    X, _, _ = load_cell_dataset(spec["dataset"], bc_path, 0)
+    assert X.shape[1] == 40
+    lab = labels[labels["rep"] == 0].sort_values("row")
+    e = sar_propensity(scale_minus1_1(X[:, [30]]))
+    np.testing.assert_allclose(lab["propensity"].to_numpy(), e[lab["row"].to_numpy()])
+    assert set(np.round(lab["propensity"], 12)) == {0.2, 0.8}  # a +-1 column: p- or p+
+    rows = [run_repetition(t) for t in build_tasks(spec, bc_path, labels)]
+    assert len(rows) == 2 and all(0 < r["f1"] <= 1 for r in rows)

@@ -302,19 +302,46 @@ def setting_id(setting: dict) -> str:
     return "-".join(parts)
 
 
+#: defaults inside a dataset entry's ``extend`` block (Bekker's extended datasets)
+EXTEND_DEFAULTS = {"n_correlated": 5, "n_noise": 5, "flip": 0.3}
+
+
+def _extend_slug(extend: dict) -> str:
+    """``ext5c5n`` (flip 0.3), ``ext5c5nf0p1`` (flip 0.1): no dots in dataset ids."""
+    slug = f"ext{extend['n_correlated']}c{extend['n_noise']}n"
+    if float(extend["flip"]) != EXTEND_DEFAULTS["flip"]:
+        slug += "f" + repr(float(extend["flip"])).replace(".", "p").replace("-", "m")
+    return slug
+
+
 def normalise_dataset_entry(entry) -> dict:
-    """Turn a dataset entry (a name or a mapping) into ``{name, id, params, positive}``."""
+    """Turn a dataset entry (a name or a mapping) into ``{name, id, params, positive}``,
+    plus ``scale`` and ``extend`` (the latter with :data:`EXTEND_DEFAULTS` filled in) when
+    the entry has them -- absent keys stay absent so that other entries keep their specs.
+
+    The automatic id is ``name[-<params>][-pos_<positive>][-scaled][-ext<c>c<n>n[f<flip>]]``
+    (``f<flip>`` only for a flip other than 0.3, its dot written ``p``); an explicit ``id``
+    is kept as given."""
     if isinstance(entry, str):
         entry = {"name": entry}
     out = {"name": entry["name"], "params": dict(entry.get("params") or {}), "positive": entry.get("positive", "default")}
+    if entry.get("scale") is not None:
+        out["scale"] = entry["scale"]
+    if entry.get("extend") is not None:
+        out["extend"] = {**EXTEND_DEFAULTS, **entry["extend"]}
     if entry.get("id"):
         out["id"] = entry["id"]
     elif out["params"]:
         out["id"] = out["name"] + "-" + "-".join(f"{k}{_slug_value(v)}" for k, v in sorted(out["params"].items()))
     else:
         out["id"] = out["name"]
-    if out["positive"] != "default":
-        out["id"] += f"-pos_{out['positive']}" if not entry.get("id") else ""
+    if not entry.get("id"):
+        if out["positive"] != "default":
+            out["id"] += f"-pos_{out['positive']}"
+        if "scale" in out:
+            out["id"] += "-scaled" if out["scale"] == "minus1_1" else f"-scale_{out['scale']}"
+        if "extend" in out:
+            out["id"] += "-" + _extend_slug(out["extend"])
     return out
 
 

@@ -77,6 +77,13 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
     definition excludes (``y == -1``, e.g. classes a paper drops) are removed here, so
     label-set row indices always refer to the filtered table (documented in the label
     file by ``row``).
+
+    Then, on the kept rows, the entry's optional feature transforms (Bekker thesis
+    5.6.1-5.6.2): ``scale: minus1_1`` min-max scales every column to [-1, 1]
+    (:func:`pu_lib.labeling.scale_minus1_1`), and ``extend`` appends the class-correlated
+    and noise attributes of :func:`pu_lib.labeling.extend_attributes`, drawn with the seed
+    ``derive_seed(0, name, positive, "extend")`` (independent of ``rep`` and the method).
+    ``X`` keeps the dataset's dtype (float32).
     """
     ds, y, keep = _load_cell(entry, dataset_path, rep)
     # subclass of each row: the generator's groups (synthetic SNAR), else the original
@@ -87,6 +94,23 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
         X = X[keep]
         y = y[keep]
         groups = groups[keep] if groups is not None else None
+    if entry.get("scale") is not None or entry.get("extend") is not None:
+        from pu_lib.experiments.config import EXTEND_DEFAULTS
+        from pu_lib.labeling import extend_attributes, scale_minus1_1
+
+        dtype = X.dtype
+        try:
+            if entry.get("scale") is not None:
+                if entry["scale"] != "minus1_1":
+                    raise ValueError(f"unknown scale {entry['scale']!r}; expected 'minus1_1'")
+                X = scale_minus1_1(X)
+            if entry.get("extend") is not None:
+                ext = {**EXTEND_DEFAULTS, **entry["extend"]}
+                X = extend_attributes(X, y, ext["n_correlated"], ext["n_noise"], ext["flip"],
+                                      random_state=derive_seed(0, entry["name"], entry["positive"], "extend"))
+        except ValueError as exc:
+            raise ValueError(f"dataset {entry.get('id', entry['name'])!r}: {exc}") from None
+        X = np.ascontiguousarray(X, dtype=dtype)
     return X, y.astype(np.int8), groups
 
 
