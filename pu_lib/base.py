@@ -63,6 +63,7 @@ SCENARIO_CONSTRAINT = [StrOptions(set(SCENARIOS))]
 FIT_INPUTS = {
     "y_true": "true 0/1 classes of the training rows",
     "propensity": "true propensity scores e(x) of the training rows",
+    "propensity_attributes": "column indices the SAR labeling's propensity score depends on",
     "sample_weight": "per-row weights",
 }
 

@@ -20,6 +20,7 @@ BASE_ESTIMATORS: tuple[str, ...] = (
     "xgboost",
     "decision_tree",
     "gaussian_nb",
+    "weighted_logistic_regression",
 )
 
 
@@ -49,7 +50,10 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         * ``"xgboost"`` -- ``xgboost.XGBClassifier`` with ``tree_method="hist"``;
         * ``"decision_tree"`` -- ``sklearn.tree.DecisionTreeClassifier``;
         * ``"gaussian_nb"`` -- ``sklearn.naive_bayes.GaussianNB`` (deterministic,
-          takes neither ``random_state`` nor ``n_jobs``).
+          takes neither ``random_state`` nor ``n_jobs``);
+        * ``"weighted_logistic_regression"`` -- :class:`pu_lib.sar.WeightedLogisticRegression`
+          (L2 logistic regression, ``C = 1``, no standardisation, negative sample weights
+          allowed; the learner of Bekker's SAR experiments, deterministic).
     params : hyper-parameters passed to the constructor. They override the defaults
         above, and an explicit ``random_state`` / ``n_jobs`` in ``params`` wins over
         the arguments of the same name. Unknown parameter names of the scikit-learn
@@ -95,6 +99,10 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         from sklearn.tree import DecisionTreeClassifier as cls
 
         defaults = {"random_state": seed}
+    elif name == "weighted_logistic_regression":
+        from pu_lib.sar import WeightedLogisticRegression as cls
+
+        defaults = {}
     else:  # gaussian_nb
         from sklearn.naive_bayes import GaussianNB as cls
 

@@ -95,6 +95,23 @@ METHODS: dict[str, Method] = {
         "pu_lib.baselines:PNBoostingClassifier", "classifier",
         "oracle: AdaBoost / gradient boosting / XGBoost stumps on a PN sample (n_p = 1000, n_n = (pi_n/2pi_p)^2 n_p)",
         "Zhao et al. (Ada-PU), Sections 5.1-5.2.2"),
+    # --- learning from SAR data (Bekker thesis, chapter 5)
+    "supervised": Method(
+        "pu_lib.baselines:SupervisedClassifier", "classifier",
+        "oracle: the base classifier trained on the true classes", "Bekker thesis 5.6.2 (Supervised)",
+        takes_base=True),
+    "propensity_weighted": Method(
+        "pu_lib.sar:PropensityWeightedClassifier", "classifier",
+        "SAR: propensity-weighted risk with the given (true) propensity scores",
+        "Bekker thesis 5.3, Definition 7", takes_base=True),
+    "label_frequency_weighted": Method(
+        "pu_lib.sar:LabelFrequencyWeightedClassifier", "classifier",
+        "SCAR: weighting with a given, true or estimated label frequency c (c = 1: naive)",
+        "Bekker thesis 2.4.3 and 5.6.2 (SCAR, Naive)", takes_base=True),
+    "sar_em": Method(
+        "pu_lib.sar:SAREMClassifier", "classifier",
+        "SAR-EM: classifier and propensity model by EM on the propensity attributes",
+        "Bekker thesis 5.4.2", takes_base=True),
     # --- class-prior estimators
     "tice": Method(
         "pu_lib.prior:TIcE", "prior",

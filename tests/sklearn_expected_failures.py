@@ -71,6 +71,12 @@ EXPECTED_FAILED_CHECKS: dict[str, dict[str, str]] = {
             "row changes which rows are drawn, so integer weights cannot equal repeated rows; with n_positives and "
             "n_negatives None (every row) the booster gets the weights (tested in tests/test_pn_boosting.py)"),
     },
+    # SAR methods (pu_lib.sar) and the supervised oracle on any base classifier
+    "PropensityWeightedClassifier": dict(_PU_CLASSIFIER),
+    "LabelFrequencyWeightedClassifier": dict(_PU_CLASSIFIER),
+    "SAREMClassifier": dict(_PU_CLASSIFIER),
+    "SupervisedClassifier": {k: v for k, v in _PU_CLASSIFIER.items()
+                             if k not in ("check_fit_score_takes_y", "check_sample_weight_equivalence_on_dense_data")},
     # class-prior estimators (pu_lib.prior): not classifiers, fit(X, s) only
     "TIcE": dict(_PRIOR_ESTIMATOR),
     "PULSCAR": dict(_PRIOR_ESTIMATOR),

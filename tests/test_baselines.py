@@ -68,7 +68,10 @@ def test_make_base_estimator_types_and_defaults():
         "decision_tree": DecisionTreeClassifier,
         "gaussian_nb": GaussianNB,
     }
-    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost", "logistic_regression"}
+    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost", "logistic_regression", "weighted_logistic_regression"}
+    from pu_lib.sar import WeightedLogisticRegression
+
+    assert type(make_base_estimator("weighted_logistic_regression")) is WeightedLogisticRegression
     for name, cls in expected.items():
         est = make_base_estimator(name, random_state=3)
         assert type(est) is cls

@@ -8,6 +8,7 @@ apply to PU input are listed, with reasons, in ``sklearn_expected_failures.py``.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -32,7 +33,21 @@ CHECK_PARAMS: dict[str, dict] = {
     "pulscar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}},
     "pulsnar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}, "max_clusters": 2},
     "tice": {"max_splits": 20},
+    # SAR methods (Bekker thesis ch. 5): a propensity function in place of the fit input
+    # and a given label frequency, both 1 (the checks fit on y: every positive labeled, so
+    # e = 1 is the truth), the first column as propensity attribute, few EM iterations
+    "propensity_weighted": {"propensity_function": "one"},
+    "label_frequency_weighted": {"label_frequency": 1.0},
+    "sar_em": {"propensity_attributes": [0], "max_iter": 20},
 }
+
+
+def unit_propensity(X):
+    """The constant propensity 1 (module-level, so that the fitted estimator pickles)."""
+    return np.ones(np.shape(X)[0])
+
+
+CHECK_PARAMS["propensity_weighted"]["propensity_function"] = unit_propensity
 
 
 def _instances():

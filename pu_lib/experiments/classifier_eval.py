@@ -13,6 +13,11 @@ Columns besides :data:`pu_lib.metrics.METRICS`:
   passed in the config (a number, or the true prior for ``prior: true``), else NaN;
 * ``c_true`` / ``c_hat``: the label frequency and the estimator's ``c_`` (Elkan-Noto);
 * ``pu_risk_*``: how the training zero-one PU risk (PU ET Appendix K) was computed;
+* ``propensity_mse``: for a method with a propensity model (``propensity(X)``: SAR-EM,
+  the label-frequency-weighted SCAR and naive classifiers), the mean squared error of its
+  propensity scores against the label file's true ones on the positives among the
+  evaluation rows (Bekker thesis Table 5.3, as the authors' experiments evaluate it);
+  NaN for other methods;
 * ``fit_on``: ``"y"`` when the estimator requested the true classes (oracles), else ``"s"``;
 * ``fit_seconds`` / ``predict_seconds``;
 * ``staged_<metric>`` (experiments with ``staged_metrics``, methods with
@@ -39,6 +44,7 @@ from pu_lib._validation import SCENARIOS, SINGLE_TRAINING_SET
 
 __all__ = [
     "classifier_row",
+    "propensity_mse",
     "pu_risk_estimator",
     "pu_risk_scenario",
     "ranking_score",
@@ -106,6 +112,18 @@ def refit_classifier_row(est_tune, cell_tune, kwargs_tune: dict, est, cell, fit_
     return row
 
 
+def propensity_mse(est, X_ev, y_ev, e_ev) -> float:
+    """MSE of ``est.propensity`` against the true propensities ``e_ev`` on the positives
+    of the evaluation rows; NaN without a propensity model, positives or finite truths."""
+    if not hasattr(est, "propensity") or e_ev is None:
+        return float("nan")
+    pos = (np.asarray(y_ev) == 1) & np.isfinite(e_ev)
+    if not pos.any():
+        return float("nan")
+    e_hat = np.asarray(est.propensity(X_ev[pos]), dtype=np.float64)
+    return float(np.mean((e_hat - e_ev[pos]) ** 2))
+
+
 def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: dict | None = None) -> dict:
     """Fit ``est`` on the training rows of ``cell`` (:class:`~pu_lib.experiments.runner.RepetitionData`)
     and return the metric columns of its result row.
@@ -123,8 +141,10 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
 
     if task["evaluate_on"] == "test":
         X_ev, y_ev, _ = cell.part("test")
+        e_ev = None if cell.propensity is None else cell.propensity[cell.split == "test"]
     else:  # transductive: the unlabeled training rows
         X_ev, y_ev = X_tr[s_tr == 0], y_tr[s_tr == 0]
+        e_ev = None if cell.propensity_tr is None else cell.propensity_tr[s_tr == 0]
     t0 = time.perf_counter()
     proba = est.predict_proba(X_ev)[:, 1]
     pred = est.predict(X_ev)
@@ -182,6 +202,7 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         "c_hat": float(getattr(est, "c_", float("nan"))),
         "fit_seconds": fit_seconds,
         "predict_seconds": predict_seconds,
+        "propensity_mse": propensity_mse(est, X_ev, y_ev, e_ev),
     }
     row.update({k: float(v) for k, v in res.items()})
     if task.get("staged_metrics"):  # per-round curves of boosting methods (lists)

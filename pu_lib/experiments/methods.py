@@ -10,8 +10,10 @@ A method spec (one entry under ``methods:`` in a config) is::
 :data:`pu_lib.base_estimators.BASE_ESTIMATORS`, passed as the method's ``estimator``;
 ``params`` are constructor parameters, checked against the method's parameter schema
 (names and scikit-learn parameter constraints) before any job runs. ``params.prior:
-true`` asks the runner for the true class prior of the training rows
-(:func:`pu_lib.experiments.runner.resolve_method_spec`); it is checked as a number here.
+true`` asks the runner for the true class prior of the training rows and
+``params.label_frequency: true`` for the true label frequency (mean true propensity of
+the training positives; :func:`pu_lib.experiments.runner.resolve_method_spec`); both are
+checked as a number here.
 """
 
 from __future__ import annotations
@@ -20,7 +22,8 @@ from pu_lib import registry
 
 __all__ = ["check_method_spec", "is_prior_method", "make_method"]
 
-#: stands in for ``prior: true`` when the parameters are checked (the true prior is a number)
+#: stands in for ``prior: true`` / ``label_frequency: true`` when the parameters are
+#: checked (the true value is a number in (0, 1))
 _TRUE_PRIOR_PLACEHOLDER = 0.5
 
 
@@ -31,9 +34,10 @@ def is_prior_method(name: str) -> bool:
 
 def _params_for_check(params: dict) -> dict:
     params = dict(params or {})
-    prior = params.get("prior")
-    if prior is True or (isinstance(prior, str) and prior.strip().lower() == "true"):
-        params["prior"] = _TRUE_PRIOR_PLACEHOLDER
+    for key in ("prior", "label_frequency"):
+        v = params.get(key)
+        if v is True or (isinstance(v, str) and v.strip().lower() == "true"):
+            params[key] = _TRUE_PRIOR_PLACEHOLDER
     return params
 
 

@@ -37,7 +37,7 @@ from pu_lib._seeding import derive_seed
 
 log = logging.getLogger("pu_lib.experiments.runner")
 
-LABEL_COLUMNS = ["rep", "row", "split", "y", "s", "propensity", "scenario"]
+LABEL_COLUMNS = ["rep", "row", "split", "y", "s", "propensity", "scenario", "propensity_attributes"]
 
 
 # --------------------------------------------------------------------------- data
@@ -138,7 +138,7 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
     (:func:`load_cell_split`); ``split.val_size`` still carves a stratified, seeded
     validation part out of the training rows.
     """
-    from pu_lib.labeling import make_label_set
+    from pu_lib.labeling import label_set_metadata, make_label_set
 
     entry, setting, split = spec["dataset"], spec["setting"], spec["split"]
     params = {k: v for k, v in setting.items() if k not in ("mechanism", "id")}
@@ -160,6 +160,10 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
             predefined_split=predefined,
         )
         df.insert(0, "rep", np.int32(rep))
+        # the SAR labeling's propensity attributes (column indices of this rep's X), for
+        # methods that request them (SAR-EM); JSON "null" for other mechanisms
+        attrs = label_set_metadata(df)["params"].get("attributes") if setting["mechanism"] == "sar" else None
+        df["propensity_attributes"] = json.dumps(attrs)
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
     out["split"] = out["split"].astype(str)
@@ -178,41 +182,58 @@ def _is_true_flag(v) -> bool:
     return v is True or (isinstance(v, str) and v.strip().lower() == "true")
 
 
-def resolve_method_spec(spec: dict, y_train) -> tuple[dict, float | None]:
-    """A copy of a method spec with ``params.prior: true`` replaced by the true class prior.
+def resolve_method_spec(spec: dict, y_train, propensity_train=None) -> tuple[dict, float | None]:
+    """A copy of a method spec with ``params.prior: true`` replaced by the true class prior
+    and ``params.label_frequency: true`` by the true label frequency.
 
     ``prior: true`` (YAML boolean or the string ``"true"``) asks for the true positive
     fraction of the training rows, ``float(y_train.mean())``: in the PU Extra Trees
     protocol (case-control, U = the whole training set) that is the prior pi of U.
+    ``label_frequency: true`` asks for the mean true propensity of the training positives,
+    ``mean(propensity_train[y_train == 1])`` (the "SCAR with the true c" approach of
+    Bekker's SAR experiments, as the authors compute it; under SCAR it is c itself).
     Returns ``(spec, prior_given)`` where ``prior_given`` is the prior passed to the
     method (substituted or a number given in the config), or None. ``spec`` itself is
     never modified (it is a Snakemake param shared by all repetitions).
     """
     params = dict(spec.get("params") or {})
+    changed = False
+    if _is_true_flag(params.get("label_frequency")):
+        y_train = np.asarray(y_train)
+        if propensity_train is None:
+            raise ValueError("label_frequency: true needs the label file's true propensities")
+        e_pos = np.asarray(propensity_train, dtype=np.float64)[y_train == 1]
+        if e_pos.size == 0 or not np.all(np.isfinite(e_pos)):
+            raise ValueError("label_frequency: true needs finite true propensities of the training positives")
+        params["label_frequency"] = float(e_pos.mean())
+        changed = True
     prior = params.get("prior")
+    prior_given = None
     if _is_true_flag(prior):
         y_train = np.asarray(y_train)
         if y_train.size == 0:
             raise ValueError("prior: true needs training rows")
-        prior = float(y_train.mean())
-        params["prior"] = prior
-        spec = {**spec, "params": params}
-        return spec, prior
-    if isinstance(prior, (int, float, np.integer, np.floating)) and not isinstance(prior, bool):
-        return spec, float(prior)
-    return spec, None
+        prior_given = params["prior"] = float(y_train.mean())
+        changed = True
+    elif isinstance(prior, (int, float, np.integer, np.floating)) and not isinstance(prior, bool):
+        prior_given = float(prior)
+    return ({**spec, "params": params} if changed else spec), prior_given
 
 
 def fit_kwargs(est, supplied: dict) -> dict:
     """The keyword arguments of ``est.fit`` beyond ``(X, s)``: exactly the inputs the
     estimator requests (:func:`pu_lib.base.fit_inputs`), taken from ``supplied`` (the
-    label file's ``y_true`` and ``propensity`` of the training rows). ``ValueError`` when
-    the estimator requests an input the label file does not hold."""
+    label file's ``y_true``, ``propensity`` and ``propensity_attributes`` of the training
+    rows, :meth:`RepetitionData.supplied`). An input the label file does not hold is left
+    out when the estimator has a constructor parameter of the same name that is set (e.g.
+    SAR-EM's ``propensity_attributes`` given in the config); otherwise ``ValueError``."""
     from pu_lib.base import fit_inputs
 
     out = {}
     for name in sorted(fit_inputs(est)):
         if supplied.get(name) is None:
+            if est.get_params(deep=False).get(name) is not None:
+                continue
             raise ValueError(
                 f"{type(est).__name__}.fit requests {name!r}, which the label file does not provide "
                 f"(it provides {sorted(k for k, v in supplied.items() if v is not None)})"
@@ -243,10 +264,12 @@ def run_repetition(task: dict) -> dict:
                 "targets; the dataset file changed after the labels were made"
             )
         tr = split == "train"
-        cell = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"], tr=tr)
-        method_spec, prior_given = resolve_method_spec(task["method_spec"], cell.y_tr)
+        attrs = lab.get("propensity_attributes")
+        cell = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"], tr=tr,
+                              propensity_attributes=attrs)
+        method_spec, prior_given = resolve_method_spec(task["method_spec"], cell.y_tr, cell.propensity_tr)
         est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
-        kwargs = fit_kwargs(est, {"y_true": cell.y_tr, "propensity": cell.propensity_tr})
+        kwargs = fit_kwargs(est, cell.supplied())
         if registry.get(method_spec["method"]).kind == "prior":
             from pu_lib.experiments.prior_eval import prior_row
 
@@ -257,9 +280,9 @@ def run_repetition(task: dict) -> dict:
 
             # tune on (train, val), then refit a clone on train + val (split.refit)
             full = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"],
-                                  tr=split != "test")
-            est_full, prior_full = refit_clone(est, task["method_spec"], full.y_tr)
-            kwargs_full = fit_kwargs(est_full, {"y_true": full.y_tr, "propensity": full.propensity_tr})
+                                  tr=split != "test", propensity_attributes=attrs)
+            est_full, prior_full = refit_clone(est, task["method_spec"], full.y_tr, full.propensity_tr)
+            kwargs_full = fit_kwargs(est_full, full.supplied())
             row = base_row(task, entry, lab, int(full.tr.sum()), int(full.s_tr.sum()))
             with _recorded_fit_errors(task, row):
                 row.update(refit_classifier_row(est, cell, kwargs, est_full, full, kwargs_full, task,
@@ -290,32 +313,43 @@ def _recorded_fit_errors(task: dict, row: dict):
                     task["method"], task["rep"], row["fit_error"])
 
 
-def refit_clone(est, method_spec: dict, y_refit):
+def refit_clone(est, method_spec: dict, y_refit, propensity_refit=None):
     """``(clone, prior)``: an unfitted clone of ``est`` (same parameters and seed) for the
-    refit on training + validation rows. With ``params.prior: true`` its prior becomes
-    the true class prior of the refit rows ``y_refit`` (returned; else None)."""
+    refit on training + validation rows. ``params.prior: true`` and
+    ``params.label_frequency: true`` are resolved again on the refit rows
+    (:func:`resolve_method_spec`); the returned prior is the substituted true prior, else None."""
     from sklearn.base import clone
 
     out = clone(est)
-    if _is_true_flag((method_spec.get("params") or {}).get("prior")):
-        _, prior = resolve_method_spec(method_spec, y_refit)
-        out.set_params(prior=prior)
-        return out, prior
-    return out, None
+    params = method_spec.get("params") or {}
+    if not (_is_true_flag(params.get("prior")) or _is_true_flag(params.get("label_frequency"))):
+        return out, None
+    resolved, prior = resolve_method_spec(method_spec, y_refit, propensity_refit)
+    for key in ("prior", "label_frequency"):
+        if _is_true_flag(params.get(key)):
+            out.set_params(**{key: resolved["params"][key]})
+    return out, prior if _is_true_flag(params.get("prior")) else None
 
 
 class RepetitionData:
     """One repetition's data as the estimators see it: the dataset's feature matrix ``X``,
-    the label file's ``rows`` (into ``X``), ``split``, ``s``, ``y`` and ``propensity``, and
-    the training mask ``tr``; ``*_tr`` are the training rows' values."""
+    the label file's ``rows`` (into ``X``), ``split``, ``s``, ``y`` and ``propensity``, the
+    training mask ``tr`` and the SAR labeling's ``propensity_attributes`` (column indices,
+    or None); ``*_tr`` are the training rows' values."""
 
-    def __init__(self, X, rows, split, s, y, propensity, tr):
+    def __init__(self, X, rows, split, s, y, propensity, tr, propensity_attributes=None):
         self.X, self.rows, self.split, self.s, self.y, self.tr = X, rows, split, s, y, tr
         self.propensity = propensity
+        self.propensity_attributes = propensity_attributes
         self.X_tr = X[rows[tr]]
         self.s_tr = s[tr]
         self.y_tr = y[tr]
         self.propensity_tr = None if propensity is None else propensity[tr]
+
+    def supplied(self) -> dict:
+        """The hidden inputs a method may request at fit (:data:`pu_lib.base.FIT_INPUTS`)."""
+        return {"y_true": self.y_tr, "propensity": self.propensity_tr,
+                "propensity_attributes": self.propensity_attributes}
 
     def part(self, name: str):
         """``(X, y, s)`` of the rows of split part ``name`` ("train", "val" or "test")."""
@@ -382,6 +416,9 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
                 "s": part["s"].to_numpy(np.int8),
                 "propensity": part["propensity"].to_numpy(np.float64),
                 "scenario": part["scenario"].astype(str).to_numpy()[:1],
+                # label files written before this column existed hold no attributes
+                "propensity_attributes": (json.loads(part["propensity_attributes"].iloc[0])
+                                          if "propensity_attributes" in part.columns else None),
             },
         })
     return tasks

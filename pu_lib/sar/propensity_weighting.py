@@ -199,6 +199,7 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
         if sample_weight is not None:
             w_pos, w_neg = w_pos * sample_weight, w_neg * sample_weight
         self.estimator_ = fit_pair_weighted(self.estimator, X, w_pos, w_neg, self.random_state)
+        self.classes_ = np.array([0, 1])
         return self
 
     def _proba1(self, X):
@@ -231,7 +232,9 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
     """SAR learning with known propensity scores (Bekker thesis, section 5.3, Definition 7).
 
     ``fit(X, s, propensity=e)`` takes the propensity score ``e(x_i)`` of every training row
-    (only the labeled rows' values are used) and fits the base classifier on the
+    (only the labeled rows' values are used); without it, ``propensity_function(X)`` gives
+    them (a known labeling function, or the ``propensity`` method of a fitted
+    :class:`~pu_lib.sar.SAREMClassifier`). The classifier is fitted the base classifier on the
     propensity-weighted data set (module docstring). The workflow passes the label file's
     true propensities (the estimator requests ``propensity`` through scikit-learn's
     metadata routing, :mod:`pu_lib.base`).
@@ -241,6 +244,8 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
     estimator : classifier with ``fit(X, y, sample_weight)`` and ``predict_proba``, or
         None for :class:`~pu_lib.sar.WeightedLogisticRegression` (``C = 1``; the thesis
         uses logistic regression for every approach, 5.6.2).
+    propensity_function : callable ``X -> e(X)`` or None, default=None
+        Used when ``fit`` gets no ``propensity`` (which wins when both are given).
     propensity_bias : float, default=1.0
         Multiply the propensities by this factor, clipped to ``(0, 1]`` (Figure 5.5).
     weighting : {"negative", "symmetric"}, default="negative"
@@ -253,14 +258,20 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
 
     Attributes
     ----------
-    estimator_ : the fitted base classifier; n_features_in_.
+    estimator_ : the fitted base classifier; classes_ : ``[0, 1]``; n_features_in_.
     """
+
+    _parameter_constraints = {
+        **_BaseWeightedClassifier._parameter_constraints,
+        "propensity_function": [callable, None],
+    }
 
     __metadata_request__fit = {"propensity": True}
 
-    def __init__(self, estimator=None, propensity_bias=1.0, weighting="negative",
+    def __init__(self, estimator=None, propensity_function=None, propensity_bias=1.0, weighting="negative",
                  scenario=SINGLE_TRAINING_SET, prior=None, random_state=None):
         self.estimator = estimator
+        self.propensity_function = propensity_function
         self.propensity_bias = propensity_bias
         self.weighting = weighting
         self.scenario = scenario
@@ -270,15 +281,23 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, s, propensity=None, sample_weight=None):
         """Fit on features ``X``, PU labels ``s`` and propensity scores ``propensity``."""
-        if propensity is None:
+        if propensity is None and self.propensity_function is None:
             raise ValueError("PropensityWeightedClassifier.fit needs the propensity scores: "
-                             "fit(X, s, propensity=e) with e(x) = Pr(s=1 | y=1, x) per row")
-        e = np.asarray(propensity, dtype=np.float64)
-        n_in = np.shape(s)[0] if np.ndim(s) else -1
-        if e.ndim != 1 or e.shape[0] != n_in:
-            raise ValueError(f"propensity must be 1-D with one value per row ({n_in}), got shape {e.shape}")
+                             "fit(X, s, propensity=e) with e(x) = Pr(s=1 | y=1, x) per row, "
+                             "or the parameter propensity_function")
+        n_in = len(X) if hasattr(X, "__len__") else None
         X, s, w, rows = validate_pu_data(self, X, s, sample_weight=sample_weight)
-        e = _check_propensity(e[rows], s)
+        if propensity is None:
+            e = np.asarray(self.propensity_function(X), dtype=np.float64)
+            if e.shape != (X.shape[0],):
+                raise ValueError(f"propensity_function must return one value per row ({X.shape[0]}), "
+                                 f"got shape {e.shape}")
+        else:
+            e = np.asarray(propensity, dtype=np.float64)
+            if e.shape != (n_in,):
+                raise ValueError(f"propensity must be 1-D with one value per row of X ({n_in}), got shape {e.shape}")
+            e = e[rows]
+        e = _check_propensity(e, s)
         return self._fit_with_propensity(X, s, e, w)
 
 
@@ -286,8 +305,8 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
     """SCAR learning with the label frequency: propensity weighting with ``e(x) = c``
     (thesis section 2.4.3 and the "SCAR" approach of section 5.6.2).
 
-    ``label_frequency`` is the label frequency ``c = Pr(s = 1 | y = 1)``: a number in
-    ``(0, 1]`` (``1`` gives the naive classifier: every unlabeled row a negative, as the
+    ``label_frequency`` (default ``"tice"``, the thesis' estimator) is the label frequency
+    ``c = Pr(s = 1 | y = 1)``: a number in ``(0, 1]`` (``1`` gives the naive classifier: every unlabeled row a negative, as the
     thesis' "Naive" approach), or a prior estimator -- the name of a registered one
     (``"tice"``, ...) or an object with ``fit(X, s)`` and ``c_`` -- fitted on the
     training data (the thesis' "SCAR with TIcE's c"). In the workflow,
@@ -304,7 +323,7 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
                             HasMethods(["fit"]), None],
     }
 
-    def __init__(self, estimator=None, label_frequency=None, propensity_bias=1.0, weighting="negative",
+    def __init__(self, estimator=None, label_frequency="tice", propensity_bias=1.0, weighting="negative",
                  scenario=SINGLE_TRAINING_SET, prior=None, random_state=None):
         self.estimator = estimator
         self.label_frequency = label_frequency

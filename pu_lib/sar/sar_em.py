@@ -129,7 +129,7 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
     propensity attributes); propensity_attributes_ : int array; n_iter_ : EM iterations;
     converged_ : bool; log_likelihoods_ : per iteration (index 0 = initial model);
     propensity_slopes_ : the mean absolute slope per iteration once the window is full;
-    n_features_in_.
+    classes_ : ``[0, 1]``; n_features_in_.
     """
 
     _parameter_constraints = {
@@ -275,6 +275,7 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
                 if gain < self.tol_loglik and slope < self.tol_slope:
                     converged = True
                     break
+        self.classes_ = np.array([0, 1])
         self.n_iter_ = int(it)
         self.converged_ = converged
         self.log_likelihoods_ = np.asarray(lls)

@@ -1,0 +1,77 @@
+"""The fully supervised oracle on any base classifier: trained on the *true* classes of
+the training rows, an upper bound for every PU method (Bekker's thesis, 5.6.2: "We also
+show the performance given fully supervised data")."""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, _fit_context
+from sklearn.utils._param_validation import HasMethods
+
+from pu_lib._validation import validate_pu_data
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
+
+__all__ = ["SupervisedClassifier"]
+
+
+class SupervisedClassifier(PUClassifierMixin, BaseEstimator):
+    """The base classifier fitted on the true classes ``y_true`` of the training rows.
+
+    ``fit(X, y, y_true=None, sample_weight=None)`` trains on ``y_true`` when it is given
+    and otherwise on the second argument, taken as the classes (so it works as a plain
+    classifier; in a PU run the second argument is ``s`` and is ignored). The oracle input
+    is declared with scikit-learn's metadata requests, so the experiment runner passes the
+    true classes (:func:`pu_lib.base.fit_inputs`).
+
+    Parameters
+    ----------
+    estimator : unfitted probabilistic classifier, cloned in ``fit``; default
+        ``StandardScaler`` + ``LogisticRegression`` (:func:`pu_lib.base_estimators.default_logistic_regression`).
+    random_state : seed set on the clone when it has a ``random_state`` parameter.
+
+    Attributes
+    ----------
+    estimator_ : the fitted clone; classes_ : ``[0, 1]``; n_features_in_.
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [None, HasMethods(["fit", "predict_proba"])],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+    __metadata_request__fit = {"y_true": True}
+
+    def __init__(self, estimator=None, random_state=None):
+        self.estimator = estimator
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, y_true=None, sample_weight=None):
+        """Fit on ``X`` and the true classes ``y_true`` (default: ``y``)."""
+        if y_true is not None:
+            y_true = np.asarray(y_true)
+            n = np.shape(X)[0] if np.ndim(X) else -1
+            if y_true.shape != (n,):
+                raise ValueError(f"y_true must be 1-D with one class per row of X ({n}), got shape {y_true.shape}")
+            y = y_true
+        X, y, w, _ = validate_pu_data(self, X, y, sample_weight=sample_weight)
+        self.estimator_ = _fit_base(_clone_base(self.estimator, self.random_state), X, y, w)
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        """``(n, 2)``: the base classifier's class probabilities."""
+        X = _check_predict_X(self, X)
+        p = _positive_proba(self.estimator_, X)
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X) -> np.ndarray:
+        return (self.predict_proba(X)[:, 1] >= 0.5).astype(np.int64)
+
+    def decision_function(self, X) -> np.ndarray:
+        """The base classifier's decision function when it has one, else the log-odds."""
+        Xc = _check_predict_X(self, X)
+        if hasattr(self.estimator_, "decision_function"):
+            return np.asarray(self.estimator_.decision_function(Xc), dtype=np.float64).ravel()
+        p = np.clip(_positive_proba(self.estimator_, Xc), 1e-15, 1 - 1e-15)
+        return np.log(p) - np.log1p(-p)
