@@ -482,7 +482,11 @@ def test_label_frequency_classifier_is_propensity_weighting_with_constant_e(sar_
     assert_allclose(LabelFrequencyWeightedClassifier(label_frequency=0.8, propensity_bias=1.5).fit(X, s)
                     .propensity(Xt[:3]), 1.0)  # clipped
     with pytest.raises(ValueError, match="label_frequency"):
-        LabelFrequencyWeightedClassifier().fit(X, s)
+        LabelFrequencyWeightedClassifier(label_frequency=None).fit(X, s)
+    # the default estimates c with TIcE (the thesis' SCAR approach with an estimated c)
+    default = LabelFrequencyWeightedClassifier().fit(X, s)
+    assert type(default.label_frequency_estimator_).__name__ == "TIcE"
+    assert default.c_ == default.label_frequency_estimator_.c_
 
 
 def test_integer_sample_weights_equal_row_duplication():
@@ -494,15 +498,10 @@ def test_integer_sample_weights_equal_row_duplication():
     assert_allclose(weighted.predict_proba(X), dup.predict_proba(X), atol=1e-6)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "pu_lib bug: in the case-control scenario propensity_weights computes K = alpha c n / (e n_P) "
-    "from row counts n, n_P and the unweighted c = 1/mean_P(1/e); _fit_with_propensity multiplies "
-    "sample_weight in afterwards, so integer weights are not row duplication (0/1 weights are)"))
 @pytest.mark.parametrize("model", ["propensity", "label_frequency"])
 def test_integer_sample_weights_equal_row_duplication_case_control(model):
-    """Case-control: weights correlated with s (3 on every labeled row) make n / n_P
-    differ between the weighted and the duplicated data set (measured: predictions differ
-    by up to 0.6)."""
+    """Case-control: weights correlated with s (3 on every labeled row) must enter n, n_P
+    and c as counts (before that fix, predictions differed by up to 0.6)."""
     X, _, s, e = _sar_class_data(600, seed=4)
     w = np.where(s == 1, 3, np.random.default_rng(5).integers(0, 3, s.shape[0]))
     if model == "propensity":

@@ -94,11 +94,13 @@ def _check_propensity(e, s) -> np.ndarray:
 
 
 def propensity_weights(s, e, *, scenario: str = SINGLE_TRAINING_SET, prior=None,
-                       weighting: str = "negative") -> tuple[np.ndarray, np.ndarray]:
+                       weighting: str = "negative", sample_weight=None) -> tuple[np.ndarray, np.ndarray]:
     """``(weight_pos, weight_neg)`` per row: the weight of each row as a positive and as a
     negative in the propensity-weighted data set (module docstring). ``e`` is read only on
     labeled rows (``s = 1``); ``prior`` (the class prior alpha) only in the case-control
-    scenario."""
+    scenario. ``sample_weight`` (non-negative, default 1) multiplies both weights of a
+    row, and in the case-control scenario also enters ``n``, ``n_P`` and ``c`` as counts
+    (so integer weights equal repeated rows)."""
     s = np.asarray(s)
     if s.ndim != 1 or not np.all((s == 0) | (s == 1)):
         raise ValueError("s must be a 1-D array of 0/1 labels")
@@ -109,13 +111,17 @@ def propensity_weights(s, e, *, scenario: str = SINGLE_TRAINING_SET, prior=None,
     lab = s == 1
     e = _check_propensity(e, s)
     el = np.maximum(e[lab], MIN_PROPENSITY)
+    sw = np.ones(s.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if sw.shape != s.shape:
+        raise ValueError(f"sample_weight must have one value per row ({s.shape[0]}), got shape {sw.shape}")
     if scenario == SINGLE_TRAINING_SET:
         K = 1.0 / el
     elif scenario == CASE_CONTROL:
         if prior is None or not (0.0 < float(prior) < 1.0):
             raise ValueError(f"the case-control scenario needs the class prior in (0, 1), got prior={prior!r}")
-        n, n_p = s.shape[0], int(lab.sum())
-        c = 1.0 / np.mean(1.0 / el)
+        wl = sw[lab]
+        n, n_p = float(sw.sum()), float(wl.sum())
+        c = n_p / float(np.sum(wl / el))
         K = float(prior) * c * n / (el * n_p)
     else:
         raise ValueError(f"scenario must be {SINGLE_TRAINING_SET!r} or {CASE_CONTROL!r}, got {scenario!r}")
@@ -127,6 +133,8 @@ def propensity_weights(s, e, *, scenario: str = SINGLE_TRAINING_SET, prior=None,
     else:  # symmetric-loss rewriting: K d1 + (1-K) d0 = (2K-1) d1 + const = (1-2K) d0 + const
         w_pos[lab] = np.maximum(2.0 * K - 1.0, 0.0)
         w_neg[lab] = np.maximum(1.0 - 2.0 * K, 0.0)
+    if sample_weight is not None:
+        w_pos, w_neg = w_pos * sw, w_neg * sw
     return w_pos, w_neg
 
 
@@ -195,9 +203,8 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
             prior, self.prior_estimator_ = resolve_prior(self.prior, X, s, scenario=CASE_CONTROL,
                                                          random_state=self.random_state)
         e = biased_propensity(np.where(s == 1, e, 1.0), self.propensity_bias)
-        w_pos, w_neg = propensity_weights(s, e, scenario=self.scenario, prior=prior, weighting=self.weighting)
-        if sample_weight is not None:
-            w_pos, w_neg = w_pos * sample_weight, w_neg * sample_weight
+        w_pos, w_neg = propensity_weights(s, e, scenario=self.scenario, prior=prior, weighting=self.weighting,
+                                          sample_weight=sample_weight)
         self.estimator_ = fit_pair_weighted(self.estimator, X, w_pos, w_neg, self.random_state)
         self.classes_ = np.array([0, 1])
         return self

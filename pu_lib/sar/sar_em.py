@@ -125,8 +125,8 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
 
     Attributes
     ----------
-    estimator_ : fitted ``f``; propensity_estimator_ : fitted ``e`` (None without
-    propensity attributes); propensity_attributes_ : int array; n_iter_ : EM iterations;
+    estimator_ : fitted ``f``; propensity_estimator_ : fitted ``e`` (without
+    propensity attributes a constant model holding the labeled share ``c_``); propensity_attributes_ : int array; n_iter_ : EM iterations;
     converged_ : bool; log_likelihoods_ : per iteration (index 0 = initial model);
     propensity_slopes_ : the mean absolute slope per iteration once the window is full;
     classes_ : ``[0, 1]``; n_features_in_.
