@@ -165,6 +165,7 @@ def _semantic_checks(config: dict) -> None:
                     f"(defined: {sorted(config['methods'])})"
                 )
         _check_prior_experiment(config, base, exp)
+        _check_sweeps(config, base, exp)
         rep = exp["report"]
         if rep["control"] != "best" and rep["control"] not in exp["methods"]:
             raise ConfigError(
@@ -223,6 +224,24 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
                 f"{base}.metrics[{j}]: {m!r} is not a class-prior metric; an experiment of prior "
                 f"estimators reports {', '.join(PRIOR_METRICS)}"
             )
+
+
+def _check_sweeps(config: dict, base: str, exp: dict) -> None:
+    """``report.sweeps`` (rule ``sweep``): names, x, metrics, series and panel of each sweep
+    against the experiment's methods and settings (:func:`pu_lib.experiments.sweep.check_sweep`)."""
+    sweeps = exp["report"].get("sweeps")
+    if not sweeps:
+        return
+    from pu_lib.experiments.sweep import check_sweep
+
+    methods = {m: config["methods"][m] for m in exp["methods"]}
+    settings = [(s["mechanism"], {k: v for k, v in s.items() if k not in ("mechanism", "id")})
+                for s in exp["settings"]]
+    for name, spec in sweeps.items():
+        try:
+            check_sweep(spec, name=name, methods=methods, settings=settings, path=f"{base}.report.sweeps")
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
 
 
 def is_prior_experiment(config: dict, experiment: str) -> bool:

@@ -29,6 +29,7 @@ wildcard_constraints:
     metric=r"[a-z0-9_]+",
     grouping=r"setting|all",
     name=r"[A-Za-z0-9_+-]+",
+    sweep=r"[A-Za-z0-9_]+",
 
 
 def dataset_file(wildcards):
@@ -65,6 +66,10 @@ def experiment_outputs(exp, metrics=None):
     for metric in GRID.staged_metrics(exp):
         out += [f"results/figures/curves_{exp}.{metric}.{ext}" for ext in ("png", "pdf")]
         out.append(f"results/tables/{exp}.curves_{metric}.csv")
+    for sweep, spec in (GRID.experiments[exp]["exp"]["report"].get("sweeps") or {}).items():
+        for metric in spec["metrics"]:
+            out += [f"results/figures/sweep_{exp}.{sweep}.{metric}.{ext}" for ext in ("png", "pdf")]
+            out += [f"results/tables/{exp}.sweep_{sweep}.{metric}.{ext}" for ext in ("md", "csv")]
     for metric in metrics or GRID.metrics(exp):
         for ext in ("md", "tex", "csv", "html"):
             out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")

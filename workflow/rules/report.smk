@@ -144,6 +144,40 @@ rule curves:
         "../scripts/curves.py"
 
 
+rule sweep:
+    """One metric against a parameter of the label setting or of the method (config
+    report.sweeps), one series per method or method group, one panel per data set: mean and
+    95% t interval over the pooled repetitions (Bekker thesis Figures 5.4-5.10)."""
+    input:
+        "results/aggregate/{experiment}.parquet",
+    output:
+        png=report(
+            "results/figures/sweep_{experiment}.{sweep}.{metric}.png",
+            caption="../report/sweep.rst",
+            category="{experiment}",
+            subcategory="sweeps",
+            labels={"kind": "figure", "sweep": "{sweep}", "metric": "{metric}"},
+        ),
+        pdf="results/figures/sweep_{experiment}.{sweep}.{metric}.pdf",
+        md="results/tables/{experiment}.sweep_{sweep}.{metric}.md",
+        csv="results/tables/{experiment}.sweep_{sweep}.{metric}.csv",
+    params:
+        options=lambda wc: dict(
+            GRID.experiments[wc.experiment]["exp"]["report"]["sweeps"][wc.sweep],
+            decimals=GRID.experiments[wc.experiment]["exp"]["report"]["decimals"],
+            methods=GRID.experiments[wc.experiment]["exp"]["methods"],
+            settings=list(GRID.experiments[wc.experiment]["settings"]),
+        ),
+    log:
+        "logs/sweep/{experiment}.{sweep}.{metric}.log",
+    benchmark:
+        "results/benchmarks/sweep/{experiment}.{sweep}.{metric}.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/sweep.py"
+
+
 rule calibration_curves:
     """PULSCAR / PULSNAR calibrated probabilities (PULSNAR Algorithm 4): calibration curves
     before and after, on 'PU' and 'U' data (Figures 6-11)."""
