@@ -36,9 +36,11 @@ Choices where the papers are silent (documented here and tested):
 from __future__ import annotations
 
 import html as _html
+import json
 import warnings
 from dataclasses import dataclass, field
 
+import numpy as np
 import pandas as pd
 
 from pu_lib._io import write_text_atomic
@@ -326,14 +328,42 @@ def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, de
                       title=f"{title_prefix}{_metric_label(metric)} per data set{where} ({_ms(style)} over repetitions)")
 
 
-def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", **kw) -> list:
+def select_settings(results: pd.DataFrame, where: dict | None) -> pd.DataFrame:
+    """The rows whose label setting matches ``where``: ``{param: value}`` (equal) or
+    ``{param: [values]}`` (one of them), read from the ``setting_params`` JSON column
+    (``mechanism`` from its own column). ``ValueError`` when nothing matches."""
+    if not where:
+        return results
+    params = results["setting_params"].map(json.loads)
+    keep = np.ones(len(results), dtype=bool)
+    for key, want in where.items():
+        allowed = want if isinstance(want, list) else [want]
+        got = results["mechanism"] if key == "mechanism" else params.map(lambda p, k=key: p.get(k))
+        keep &= got.map(lambda v, a=allowed: v in a).to_numpy(dtype=bool)
+    if not keep.any():
+        raise ValueError(f"no result rows have a label setting matching {where}")
+    return results[keep]
+
+
+def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", pool_where: dict | None = None,
+                   **kw) -> list:
     """The workflow's per-data-set output: ``layout="tables"`` gives :func:`per_dataset_tables`
     (one table per data set, settings as columns), ``"wide"`` one :func:`wide_table`,
     ``"per_setting"`` one :func:`wide_table` per setting (methods x data sets; one table
     per flip ratio, as the PU Hellinger trees appendix reports per-data-set F1 and AUC-PR),
-    and ``"auto"`` the wide table when the experiment has a single setting, else the tables."""
-    if layout not in ("auto", "tables", "wide", "per_setting"):
-        raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables, wide or per_setting")
+    ``"pooled"`` one methods x data sets table over the rows of every setting matching
+    ``pool_where`` (:func:`select_settings`; all settings when None) pooled, mean ± sd over
+    all of them (Bekker thesis Tables 5.2-5.3: MSE per data set and approach over the
+    random-attribute settings), and ``"auto"`` the wide table when the experiment has a
+    single setting, else the tables."""
+    if layout not in ("auto", "tables", "wide", "per_setting", "pooled"):
+        raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables, wide, per_setting or pooled")
+    if layout == "pooled":
+        kw["scale"] = effective_scale(metric, kw.get("scale", 1.0))
+        kw["settings"] = None
+        sub = select_settings(results, pool_where)
+        label = "pooled: " + (", ".join(f"{k} {v}" for k, v in pool_where.items()) if pool_where else "all settings")
+        return [wide_table(sub.assign(setting=label), metric, **kw)]
     if layout == "auto":
         layout = "wide" if results["setting"].nunique() == 1 else "tables"
     kw["scale"] = effective_scale(metric, kw.get("scale", 1.0))
@@ -532,5 +562,5 @@ def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setti
                       greater_is_better=greater_is_better, row_label=row)
 
 
-__all__ = ["PaperTable", "per_dataset_tables", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
+__all__ = ["PaperTable", "per_dataset_tables", "select_settings", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
            "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS"]

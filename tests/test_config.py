@@ -22,9 +22,11 @@ def test_default_config_validates_and_fills_defaults(base_config, schema_path):
     grid = Grid(cfg)
     cells = list(grid.cells())
     # 2 datasets x 3 settings x 3 methods + quick_hellinger 1 x 1 x 5 + quick_ada_pu 1 x 1 x 3
-    # + 2 x (1 x 1 x 3) + prior experiments 2 x 3 + 2 x 3
-    assert len(cells) == 18 + 5 + 3 + 3 + 3 + 6 + 6
-    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1 + 1 + 1  # our flagship in every classifier experiment
+    # + quick_sar 1 x 1 x 4 + 2 x (1 x 1 x 3) + prior experiments 2 x 3 + 2 x 3
+    assert len(cells) == 18 + 5 + 3 + 4 + 3 + 3 + 6 + 6
+    # our flagship in every classifier experiment but the SAR one
+    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1 + 1 + 1
+    assert {c.method for c in grid.cells("quick_sar")} == {"sar_em", "sar_true_e", "scar_true_c", "sar_naive"}
     assert grid.staged_metrics("quick_ada_pu") == ["accuracy"]
     hell = cfg["experiments"]["quick_hellinger"]
     assert {"pu_shrf", "pu_hdt", "hdt"} <= set(hell["methods"]) and hell["split"]["refit"] is True

@@ -55,7 +55,7 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pu_lib.labeling.sar import biased_propensity
+from pu_lib._propensity import MIN_PROPENSITY, biased_propensity
 from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, validate_pu_data
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin, _prior_estimator_names
 
@@ -67,8 +67,6 @@ __all__ = [
     "propensity_weights",
 ]
 
-#: smallest propensity used in a weight (1/e stays finite)
-MIN_PROPENSITY = 1e-12
 WEIGHTINGS = ("negative", "symmetric")
 #: pointwise losses delta_1 (true class 1), delta_0 (true class 0) of a prediction in [0, 1]
 LOSSES = {

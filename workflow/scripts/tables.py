@@ -9,7 +9,7 @@ opts = snakemake.params.options
 experiment, metric = snakemake.wildcards.experiment, snakemake.wildcards.metric
 df = pd.read_parquet(snakemake.input[0])
 tables = dataset_tables(
-    df, metric, opts["per_dataset_layout"], decimals=opts["decimals"], scale=opts["scale"], style=opts["style"],
+    df, metric, opts["per_dataset_layout"], pool_where=opts.get("pool_where"), decimals=opts["decimals"], scale=opts["scale"], style=opts["style"],
     methods=snakemake.params.methods, datasets=snakemake.params.datasets,
     settings=snakemake.params.settings, title_prefix=f"{experiment}: ",
 )
