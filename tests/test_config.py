@@ -288,3 +288,18 @@ def test_sar_settings_k0_and_anticorrelated_validate(base_config, schema_path):
     assert {"sar-k0", "sar-k2-selectionanticorrelated"} <= set(grid.experiments["quick_uci"]["settings"])
     cfg["experiments"]["quick_uci"]["settings"].append({"mechanism": "sar", "k": -1})
     assert "experiments.quick_uci.settings[5].k" in _err(cfg, schema_path)
+
+
+def test_target_sweeps_must_name_sweeps_of_its_experiments(repo, schema_path):
+    """The per-figure targets of the SAR config validate; a target naming an unknown sweep
+    is a config error naming it."""
+    import yaml
+
+    base = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    paper = yaml.safe_load((repo / "config" / "papers" / "bekker_sar.yaml").read_text())
+    cfg = {**base, **paper, "methods": {**base["methods"], **paper["methods"]},
+           "experiments": {**base["experiments"], **paper["experiments"]}}
+    out = validate_config(cfg, schema_path)
+    assert out["targets"]["bekker_sar_figure_5_8"]["sweeps"] == ["figure_5_7_5_8"]
+    cfg["targets"] = {"bad": {"experiments": ["bekker_sar"], "sweeps": ["figure_9_9"]}}
+    assert "targets.bad.sweeps[0]" in _err(cfg, schema_path)

@@ -4,6 +4,7 @@ when the mirror is present, MNIST and thyroid)."""
 
 from __future__ import annotations
 
+import json
 import math
 
 import numpy as np
@@ -135,6 +136,55 @@ def test_resolve_method_spec_substitutes_the_true_prior_without_touching_the_spe
     spec = {"method": "x", "params": {}}
     assert resolve_method_spec(spec, y) == (spec, None)
     assert resolve_method_spec({"method": "x"}, y)[1] is None
+
+
+def test_resolve_method_spec_substitutes_the_true_label_frequency():
+    """``label_frequency: true`` -> the mean true propensity of the training positives
+    (the SAR experiments' "SCAR with the true c", as the authors compute it)."""
+    y = np.array([1, 0, 1, 1, 0], dtype=np.int8)
+    e = np.array([0.2, 0.9, 0.4, 0.6, np.nan])
+    spec = {"method": "label_frequency_weighted", "params": {"label_frequency": True}}
+    out, prior = resolve_method_spec(spec, y, e)
+    assert out["params"]["label_frequency"] == pytest.approx(0.4) and prior is None
+    assert spec["params"]["label_frequency"] is True
+    with pytest.raises(ValueError, match="true propensities"):
+        resolve_method_spec(spec, y)
+
+
+def test_fit_kwargs_passes_requested_inputs_and_skips_ones_set_as_parameters():
+    from pu_lib.sar import SAREMClassifier
+
+    supplied = {"y_true": None, "propensity": None, "propensity_attributes": [1, 2]}
+    assert fit_kwargs(SAREMClassifier(), supplied) == {"propensity_attributes": [1, 2]}
+    none = dict(supplied, propensity_attributes=None)
+    with pytest.raises(ValueError, match="propensity_attributes"):
+        fit_kwargs(SAREMClassifier(), none)
+    assert fit_kwargs(SAREMClassifier(propensity_attributes=[0]), none) == {}
+
+
+def test_sar_label_sets_record_the_propensity_attributes(registered, schema_path, bc_path):
+    cfg = validate_config({
+        "methods": {"em": {"method": "sar_em"}},
+        "experiments": {"e": {"datasets": [{"name": "breast_cancer", "scale": "minus1_1"}],
+                              "settings": [{"mechanism": "sar", "k": 2, "min_std": 0.3},
+                                           {"mechanism": "scar_c", "c": 0.5}],
+                              "methods": ["em"], "repetitions": 2, "metrics": ["brier"]}},
+    }, schema_path)
+    grid = Grid(cfg)
+    for cell in grid.cells("e"):
+        spec = grid.fit_spec(cell)
+        labels = make_label_sets(spec, bc_path)
+        attrs = [json.loads(v) for v in labels.groupby("rep")["propensity_attributes"].first()]
+        if spec["setting"]["mechanism"] == "sar":
+            assert all(len(a) == 2 for a in attrs)
+            task = build_tasks(spec, bc_path, labels)[0]
+            assert task["labels"]["propensity_attributes"] == attrs[0]
+            row = run_repetition(task)
+            assert np.isfinite(row["brier"]) and np.isfinite(row["propensity_mse"])
+        else:  # SCAR labels hold no attributes: SAR-EM says what is missing
+            assert attrs == [None, None]
+            with pytest.raises(ValueError, match="propensity_attributes"):
+                run_repetition(build_tasks(spec, bc_path, labels)[0])
 
 
 def test_run_repetition_passes_the_true_prior_and_records_it(registered, schema_path, bc_path):

@@ -282,3 +282,38 @@ def test_scale_applies_to_rates_but_not_to_fit_seconds():
     df = _results().assign(fit_seconds=2.5)
     t = dataset_tables(df[df["setting"] == "flip-0.5"], "fit_seconds", scale=100, decimals=2)[0]
     assert "| pu_shrf | **<ins>2.50 ± 0.00</ins>** |" in t.to_markdown()
+
+
+# ----------------------------------------------------------------- pooled layout (Bekker Tables 5.2-5.3)
+def _sar_results():
+    rows = []
+    for k, sel, value in ((1, "random", 0.10), (2, "random", 0.20), (2, "correlated", 0.90)):
+        for rep in range(2):
+            for method, shift in (("sar_em", 0.0), ("naive", 0.05)):
+                rows.append({"dataset": "d1", "setting": f"sar-k{k}-{sel}", "mechanism": "sar",
+                             "setting_params": json.dumps({"k": k, "selection": sel}), "method": method,
+                             "rep": rep, "brier": value + shift + 0.01 * rep})
+    return pd.DataFrame(rows)
+
+
+def test_select_settings_matches_values_and_lists():
+    from pu_lib.reporting import select_settings
+
+    df = _sar_results()
+    assert set(select_settings(df, {"selection": "random"})["setting"]) == {"sar-k1-random", "sar-k2-random"}
+    assert set(select_settings(df, {"k": [2]})["setting"]) == {"sar-k2-random", "sar-k2-correlated"}
+    assert select_settings(df, None) is df
+    with pytest.raises(ValueError, match="no result rows"):
+        select_settings(df, {"k": 7})
+
+
+def test_pooled_layout_averages_the_matching_settings_only():
+    from pu_lib.reporting import dataset_tables
+
+    (table,) = dataset_tables(_sar_results(), "brier", "pooled", pool_where={"selection": "random"}, decimals=3)
+    # sar_em over k1 and k2 random, 2 repetitions each: (0.10 + 0.11 + 0.20 + 0.21) / 4
+    assert table.mean.loc["sar_em"].iloc[0] == pytest.approx(0.155)
+    assert table.count.loc["naive"].iloc[0] == 4
+    assert "pooled: selection random" in table.title
+    with pytest.raises(ValueError, match="pooled"):
+        dataset_tables(_sar_results(), "brier", "nonsense")

@@ -280,6 +280,12 @@ def _check_targets(config: dict) -> None:
             for j, m in enumerate(t.get("metrics") or []):
                 if m not in config["experiments"][e]["metrics"]:
                     raise ConfigError(f"targets.{name}.metrics[{j}]: {m!r} is not a metric of experiment {e!r}")
+        known = {s for e in t.get("experiments", []) if e in config["experiments"]
+                 for s in ((config["experiments"][e].get("report") or {}).get("sweeps") or {})}
+        for j, s in enumerate(t.get("sweeps") or []):
+            if s not in known:
+                raise ConfigError(f"targets.{name}.sweeps[{j}]: {s!r} is not a sweep (report.sweeps) of the "
+                                  f"target's experiments; known: {sorted(known)}")
         if t.get("importance_maps") and not config.get("importance_maps"):
             raise ConfigError(f"targets.{name}.importance_maps: needs a top-level importance_maps block")
     im = config.get("importance_maps")

@@ -66,10 +66,7 @@ def experiment_outputs(exp, metrics=None):
     for metric in GRID.staged_metrics(exp):
         out += [f"results/figures/curves_{exp}.{metric}.{ext}" for ext in ("png", "pdf")]
         out.append(f"results/tables/{exp}.curves_{metric}.csv")
-    for sweep, spec in (GRID.experiments[exp]["exp"]["report"].get("sweeps") or {}).items():
-        for metric in spec["metrics"]:
-            out += [f"results/figures/sweep_{exp}.{sweep}.{metric}.{ext}" for ext in ("png", "pdf")]
-            out += [f"results/tables/{exp}.sweep_{sweep}.{metric}.{ext}" for ext in ("md", "csv")]
+    out += sweep_outputs(exp, GRID.experiments[exp]["exp"]["report"].get("sweeps") or {})
     for metric in metrics or GRID.metrics(exp):
         for ext in ("md", "tex", "csv", "html"):
             out.append(f"results/tables/{exp}.{metric}.per_dataset.{ext}")
@@ -92,12 +89,30 @@ IMPORTANCE_MAPS = [
 HALF_MOONS = [f"results/figures/half_moons.{ext}" for ext in ("png", "pdf")] + ["results/half_moons/summary.csv"]
 
 
+def sweep_outputs(exp, sweeps, metrics=None):
+    """The figures and tables of the named sweeps of one experiment (only ``metrics``, if given)."""
+    out = []
+    for sweep in sweeps:
+        spec = (GRID.experiments[exp]["exp"]["report"].get("sweeps") or {}).get(sweep)
+        if spec is None:
+            continue
+        for metric in spec["metrics"]:
+            if metrics and metric not in metrics:
+                continue
+            out += [f"results/figures/sweep_{exp}.{sweep}.{metric}.{ext}" for ext in ("png", "pdf")]
+            out += [f"results/tables/{exp}.sweep_{sweep}.{metric}.{ext}" for ext in ("md", "csv")]
+    return out
+
+
 def target_outputs(name):
-    """Inputs of a named target (config `targets`): experiments skipped offline are left out."""
+    """Inputs of a named target (config `targets`): experiments skipped offline are left out;
+    with `sweeps`, only those sweep figures and tables."""
     t = config["targets"][name]
     out = []
     for exp in t["experiments"]:
-        if exp in GRID.experiments:
+        if exp in GRID.experiments and t.get("sweeps"):
+            out.extend(sweep_outputs(exp, t["sweeps"], t.get("metrics")))
+        elif exp in GRID.experiments:
             out.append(f"results/aggregate/{exp}.parquet")
             out.extend(experiment_outputs(exp, t.get("metrics")))
     if t["importance_maps"]:
