@@ -328,18 +328,44 @@ def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, de
                       title=f"{title_prefix}{_metric_label(metric)} per data set{where} ({_ms(style)} over repetitions)")
 
 
+def resolved_setting(mechanism: str, params: dict) -> dict:
+    """A label setting's parameters with the mechanism's defaults filled in (as given when
+    the mechanism does not accept them: the config check reports that)."""
+    from pu_lib.labeling import validate_mechanism_params
+
+    try:
+        return validate_mechanism_params(mechanism, dict(params))
+    except ValueError:
+        return dict(params)
+
+
+def setting_matches(params: dict, where: dict | None) -> bool:
+    """Whether resolved setting parameters pass ``where`` (param -> value or list of
+    values; a setting without the parameter does not)."""
+    for key, wanted in (where or {}).items():
+        if key not in params:
+            return False
+        if not (params[key] in wanted if isinstance(wanted, (list, tuple)) else params[key] == wanted):
+            return False
+    return True
+
+
+def row_settings(results: pd.DataFrame) -> pd.Series:
+    """The resolved setting parameters of every result row (mechanism defaults filled in),
+    from the ``mechanism`` and ``setting_params`` (JSON) columns."""
+    keys = list(zip(results["mechanism"], results["setting_params"]))
+    lookup = {(m, raw): resolved_setting(m, json.loads(raw) if isinstance(raw, str) else dict(raw or {}))
+              for m, raw in dict.fromkeys(keys)}
+    return pd.Series([lookup[k] for k in keys], index=results.index, dtype=object)
+
+
 def select_settings(results: pd.DataFrame, where: dict | None) -> pd.DataFrame:
-    """The rows whose label setting matches ``where``: ``{param: value}`` (equal) or
-    ``{param: [values]}`` (one of them), read from the ``setting_params`` JSON column
-    (``mechanism`` from its own column). ``ValueError`` when nothing matches."""
+    """The rows whose label setting matches ``where`` (:func:`setting_matches` on
+    :func:`row_settings`): ``{param: value}`` or ``{param: [values]}``. ``ValueError``
+    when nothing matches."""
     if not where:
         return results
-    params = results["setting_params"].map(json.loads)
-    keep = np.ones(len(results), dtype=bool)
-    for key, want in where.items():
-        allowed = want if isinstance(want, list) else [want]
-        got = results["mechanism"] if key == "mechanism" else params.map(lambda p, k=key: p.get(k))
-        keep &= got.map(lambda v, a=allowed: v in a).to_numpy(dtype=bool)
+    keep = np.array([setting_matches(p, where) for p in row_settings(results)], dtype=bool)
     if not keep.any():
         raise ValueError(f"no result rows have a label setting matching {where}")
     return results[keep]
@@ -562,5 +588,6 @@ def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setti
                       greater_is_better=greater_is_better, row_label=row)
 
 
-__all__ = ["PaperTable", "per_dataset_tables", "select_settings", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
+__all__ = ["PaperTable", "per_dataset_tables", "resolved_setting", "row_settings", "select_settings",
+           "setting_matches", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
            "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS"]

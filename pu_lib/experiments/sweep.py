@@ -43,6 +43,9 @@ import pandas as pd
 
 from pu_lib.experiments.prior_report import _PANELS, estimate_summary
 from pu_lib.metrics import METRICS
+from pu_lib.reporting import resolved_setting as _resolved_setting
+from pu_lib.reporting import row_settings as _row_settings
+from pu_lib.reporting import setting_matches as _matches
 
 __all__ = ["SWEEP_NAME", "check_sweep", "parse_x", "sweep_figure", "sweep_markdown", "sweep_summary",
            "write_sweep_outputs"]
@@ -60,17 +63,6 @@ def parse_x(x) -> tuple[str, str]:
         raise ValueError(f"must be 'setting.<param>' (a label-setting parameter) or 'method.<param>' "
                          f"(a method parameter), got {x!r}")
     return kind, param
-
-
-def _resolved_setting(mechanism: str, params: dict) -> dict:
-    """The setting's parameters with the mechanism's defaults filled in (as given when the
-    mechanism does not accept them: the config check reports that)."""
-    from pu_lib.labeling import validate_mechanism_params
-
-    try:
-        return validate_mechanism_params(mechanism, dict(params))
-    except ValueError:
-        return dict(params)
 
 
 def _method_param(spec: dict, param: str):
@@ -134,25 +126,6 @@ def check_sweep(spec: dict, *, name: str, methods: dict, settings: list, path: s
         for i, ((mechanism, _), params) in enumerate(zip(settings, resolved)):
             if _matches(params, where) and param not in params:
                 raise ValueError(f"{base}.x: label setting {i} ({mechanism}) has no parameter {param!r}")
-
-
-def _matches(params: dict, where: dict | None) -> bool:
-    """Whether resolved setting parameters pass a sweep's ``where`` (param -> value or list
-    of values; a setting without the parameter does not)."""
-    for key, wanted in (where or {}).items():
-        if key not in params:
-            return False
-        if not (params[key] in wanted if isinstance(wanted, (list, tuple)) else params[key] == wanted):
-            return False
-    return True
-
-
-def _row_settings(results: pd.DataFrame) -> pd.Series:
-    """The resolved setting parameters of every row (mechanism defaults filled in)."""
-    keys = list(zip(results["mechanism"], results["setting_params"]))
-    lookup = {(m, raw): _resolved_setting(m, json.loads(raw) if isinstance(raw, str) else dict(raw or {}))
-              for m, raw in dict.fromkeys(keys)}
-    return pd.Series([lookup[k] for k in keys], index=results.index, dtype=object)
 
 
 def _x_values(results: pd.DataFrame, kind: str, param: str) -> pd.Series:
