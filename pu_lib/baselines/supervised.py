@@ -5,17 +5,15 @@ show the performance given fully supervised data")."""
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import HasMethods
+from sklearn.base import _fit_context
 
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
+from pu_lib.baselines.naive import NaivePUClassifier, _clone_base, _fit_base
 
 __all__ = ["SupervisedClassifier"]
 
 
-class SupervisedClassifier(PUClassifierMixin, BaseEstimator):
+class SupervisedClassifier(NaivePUClassifier):
     """The base classifier fitted on the true classes ``y_true`` of the training rows.
 
     ``fit(X, y, y_true=None, sample_weight=None)`` trains on ``y_true`` when it is given
@@ -33,17 +31,12 @@ class SupervisedClassifier(PUClassifierMixin, BaseEstimator):
     Attributes
     ----------
     estimator_ : the fitted clone; classes_ : ``[0, 1]``; n_features_in_.
+
+    Prediction is :class:`~pu_lib.baselines.NaivePUClassifier`'s (the base model's
+    probabilities), here of ``Pr(y = 1 | x)`` since the base saw the true classes.
     """
 
-    _parameter_constraints: dict = {
-        "estimator": [None, HasMethods(["fit", "predict_proba"])],
-        "random_state": RANDOM_STATE_CONSTRAINT,
-    }
     __metadata_request__fit = {"y_true": True}
-
-    def __init__(self, estimator=None, random_state=None):
-        self.estimator = estimator
-        self.random_state = random_state
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, y_true=None, sample_weight=None):
@@ -58,20 +51,3 @@ class SupervisedClassifier(PUClassifierMixin, BaseEstimator):
         self.estimator_ = _fit_base(_clone_base(self.estimator, self.random_state), X, y, w)
         self.classes_ = np.array([0, 1])
         return self
-
-    def predict_proba(self, X) -> np.ndarray:
-        """``(n, 2)``: the base classifier's class probabilities."""
-        X = _check_predict_X(self, X)
-        p = _positive_proba(self.estimator_, X)
-        return np.column_stack([1.0 - p, p])
-
-    def predict(self, X) -> np.ndarray:
-        return (self.predict_proba(X)[:, 1] >= 0.5).astype(np.int64)
-
-    def decision_function(self, X) -> np.ndarray:
-        """The base classifier's decision function when it has one, else the log-odds."""
-        Xc = _check_predict_X(self, X)
-        if hasattr(self.estimator_, "decision_function"):
-            return np.asarray(self.estimator_.decision_function(Xc), dtype=np.float64).ravel()
-        p = np.clip(_positive_proba(self.estimator_, Xc), 1e-15, 1 - 1e-15)
-        return np.log(p) - np.log1p(-p)
