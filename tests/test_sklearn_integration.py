@@ -27,7 +27,19 @@ FAST = {
     "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
     "ada_pu": {"n_estimators": 20, "prior": 0.4},
     "pn_boosting": {"n_estimators": 10},
+    # SAR methods: a known propensity function, a given label frequency, one propensity attribute
+    "propensity_weighted": {"propensity_function": "half"},
+    "label_frequency_weighted": {"label_frequency": 0.5},
+    "sar_em": {"propensity_attributes": [0], "max_iter": 30},
 }
+
+
+def half_propensity(X):
+    """A constant propensity 0.5 (module-level, so that fitted estimators pickle)."""
+    return np.full(np.shape(X)[0], 0.5)
+
+
+FAST["propensity_weighted"]["propensity_function"] = half_propensity
 CLASSIFIERS = registry.names("classifier")
 
 
