@@ -91,7 +91,8 @@ def test_workflow_writes_tables_with_both_methods(ran):
     assert agg["auc_roc"].min() > 0.8
     # label sets are small index files, not copies of X
     lab = pd.read_parquet(wd / "results" / "labels" / "tiny" / "breast_cancer" / "scar_c-c0.5.parquet")
-    assert list(lab.columns) == ["rep", "row", "split", "y", "s", "propensity", "scenario"]
+    assert list(lab.columns) == ["rep", "row", "split", "y", "s", "propensity", "scenario", "propensity_attributes"]
+    assert (lab["propensity_attributes"] == "null").all()  # SCAR labels have no propensity attributes
     # per-rule logs
     assert any((wd / "logs" / "fit_eval").rglob("*.log"))
     snar = pd.read_parquet(wd / "results" / "aggregate" / "tiny_snar.parquet")
