@@ -11,7 +11,6 @@ __all__ = ["MIN_PROPENSITY", "biased_propensity"]
 
 #: floor of :func:`biased_propensity`, so that ``1 / e`` stays finite
 MIN_PROPENSITY = 1e-12
-_TINY_PROPENSITY = MIN_PROPENSITY
 
 
 def biased_propensity(e, bias):
@@ -31,5 +30,5 @@ def biased_propensity(e, bias):
     arr = np.asarray(e, dtype=np.float64)
     if not np.all(np.isfinite(arr)):
         raise ValueError("e contains NaN or infinite values; a propensity score must be finite")
-    out = np.clip(arr * float(bias), _TINY_PROPENSITY, 1.0)
+    out = np.clip(arr * float(bias), MIN_PROPENSITY, 1.0)
     return float(out) if out.ndim == 0 else out

@@ -77,15 +77,14 @@ def _newton(theta, X, a, b, inv_S, l2, fit_intercept, tol, max_iter):
         if slope >= 0:  # not a descent direction (numerical): steepest descent instead
             step, slope = -g, -float(g @ g)
         t = 1.0
-        while True:
+        while True:  # Armijo backtracking
             f_new, g_new = _objective(theta + t * step, X, a, b, inv_S, l2, fit_intercept)
-            if f_new <= f + 1e-4 * t * slope or t < 1e-10:
+            if f_new <= f + 1e-4 * t * slope:
                 break
             t *= 0.5
+            if t < 1e-10:  # no decrease left at machine precision: keep theta
+                return theta, it
         theta = theta + t * step
-        if f - f_new <= 1e-15 * max(1.0, abs(f)) and t < 1e-10:
-            f, g = f_new, g_new
-            break
         f, g = f_new, g_new
     return theta, it
 

@@ -77,6 +77,13 @@ LOSSES = {
 }
 
 
+def log_odds(p) -> np.ndarray:
+    """``log(p / (1 - p))`` with ``p`` clipped to ``[1e-15, 1 - 1e-15]`` (the decision
+    function of the SAR classifiers without one of their own)."""
+    p = np.clip(np.asarray(p, dtype=np.float64), 1e-15, 1 - 1e-15)
+    return np.log(p) - np.log1p(-p)
+
+
 def _check_propensity(e, s) -> np.ndarray:
     """The propensities as float64; those of labeled rows must be finite and in (0, 1]."""
     e = np.asarray(e, dtype=np.float64)
@@ -229,8 +236,7 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
         if hasattr(self.estimator_, "decision_function"):
             X = validate_data(self, X, dtype=np.float64, reset=False)
             return np.asarray(self.estimator_.decision_function(X), dtype=np.float64).ravel()
-        p = np.clip(self._proba1(X), 1e-15, 1 - 1e-15)
-        return np.log(p) - np.log1p(-p)
+        return log_odds(self._proba1(X))
 
 
 class PropensityWeightedClassifier(_BaseWeightedClassifier):

@@ -55,7 +55,7 @@ from threadpoolctl import threadpool_limits
 
 from pu_lib._validation import SINGLE_TRAINING_SET, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
-from pu_lib.sar.propensity_weighting import fit_pair_weighted, propensity_weights
+from pu_lib.sar.propensity_weighting import fit_pair_weighted, log_odds, propensity_weights
 
 __all__ = ["SAREMClassifier", "expected_positive", "least_squares_slope", "observed_log_likelihood"]
 
@@ -301,8 +301,7 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         """Log-odds of ``f``."""
-        p = np.clip(self.predict_proba(X)[:, 1], 1e-15, 1 - 1e-15)
-        return np.log(p) - np.log1p(-p)
+        return log_odds(self.predict_proba(X)[:, 1])
 
     def propensity(self, X):
         """The learned propensity score ``e(x_e)`` of every row of ``X``."""
