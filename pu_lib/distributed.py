@@ -88,11 +88,16 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
     workers. Results do not depend on the number of threads or workers as long as ``fn``
     depends only on its arguments (seeds are drawn by the caller, up front). ``executor``:
     a ``concurrent.futures`` executor to run on instead (no pool is created per call).
+
+    The shared data are scattered under fresh keys (``hash=False``): with content-hashed
+    keys, a second call with the same data reuses the first call's key, and the release of
+    the first call's references can delete the data under the second call's tasks
+    (``FutureCancelledError: ... lost dependencies``).
     """
     arg_tuples = [tuple(a) for a in arg_tuples]
     shared = tuple(shared)
     if client is not None:
-        refs = client.scatter(list(shared), broadcast=True) if shared else []
+        refs = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
         futures = [client.submit(fn, *refs, *args, pure=False) for args in arg_tuples]
         return client.gather(futures)
     if executor is not None:  # a caller's thread pool, kept across many small maps (boosting rounds)
