@@ -13,7 +13,10 @@ conversions (Bekker thesis eqs. 2.5-2.7).
   bandwidth and objective in :mod:`pu_lib.prior._beta_density`, calibration
   (Algorithm 4) in :mod:`pu_lib.prior.calibration` and classification improvement
   (Algorithm 5) in :mod:`pu_lib.prior.classification`;
-* :class:`ElkanNotoPrior` -- Elkan & Noto (2008) estimators e1, e2, e3.
+* :class:`ElkanNotoPrior` -- Elkan & Noto (2008) estimators e1, e2, e3;
+* :func:`bootstrap_ci` (:mod:`pu_lib.prior.bootstrap`) -- stratified-bootstrap percentile
+  intervals for any estimator's ``alpha_``, ``prior_`` and ``c_`` (also
+  ``estimator.bootstrap_ci(X, s)``).
 
 Classifiers that need a prior take ``prior=`` a number, the name of a prior estimator
 registered in :mod:`pu_lib.registry` (``tice``, ``pulscar``, ``pulsnar``,
@@ -33,6 +36,7 @@ from pu_lib.prior.base import (
     prior_from_alpha,
     resolve_prior,
 )
+from pu_lib.prior.bootstrap import BootstrapResult, bootstrap_ci
 from pu_lib.prior.elkan_noto import ElkanNotoPrior
 from pu_lib.prior.pulscar import PULSCAR
 from pu_lib.prior.pulsnar import PULSNAR
@@ -41,12 +45,14 @@ from pu_lib.prior.tice import TIcE
 __all__ = [
     "SCENARIOS",
     "BasePriorEstimator",
+    "BootstrapResult",
     "ElkanNotoPrior",
     "PULSCAR",
     "PULSNAR",
     "TIcE",
     "alpha_from_c",
     "alpha_from_prior",
+    "bootstrap_ci",
     "c_from_alpha",
     "population_prior",
     "prior_from_alpha",

@@ -1,0 +1,227 @@
+"""Bootstrap confidence intervals of class-prior estimates (pu_lib.prior.bootstrap)."""
+
+import threading
+import time
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from pu_lib.prior import ElkanNotoPrior, TIcE, bootstrap_ci
+from pu_lib.prior.base import BasePriorEstimator
+from pu_lib.prior.bootstrap import BootstrapResult, resample_rows
+
+
+def scar_gaussians(seed, n_pos=500, n_neg=500, c=0.5, sep=8.0, d=1):
+    """SCAR sample of two unit-variance Gaussians ``sep`` apart (negatives at 0), a
+    fraction ``c`` of the positives labeled uniformly at random. Returns ``X, s, y``."""
+    rng = np.random.default_rng(seed)
+    X = np.vstack([rng.normal(sep / np.sqrt(d), 1.0, (n_pos, d)), rng.normal(0.0, 1.0, (n_neg, d))])
+    y = np.r_[np.ones(n_pos, dtype=np.int8), np.zeros(n_neg, dtype=np.int8)]
+    s = np.zeros_like(y)
+    s[rng.choice(n_pos, int(round(c * n_pos)), replace=False)] = 1
+    return X, s, y
+
+
+class _Recorder(BasePriorEstimator):
+    """Records the data of every fit (column 0 of X = the original row index); its
+    estimate is the labeled fraction of the rows it saw whose index is even."""
+
+    _parameter_constraints: dict = {"random_state": ["random_state"]}
+    seen: list = []
+    lock = threading.Lock()
+
+    def __init__(self, random_state=None):
+        self.random_state = random_state
+
+    def _estimate(self, X, s):
+        with self.lock:
+            type(self).seen.append((X[:, 0].astype(np.int64).copy(), s.copy(), self.random_state))
+        return "alpha", float(np.mean(X[:, 0] % 2 == 0))
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, s, _ = scar_gaussians(0, n_pos=150, n_neg=150, sep=3.0, d=2)
+    return X, s
+
+
+def _samples(res: BootstrapResult) -> np.ndarray:
+    return res.estimates
+
+
+def test_result_fields_and_percentile_interval(data):
+    X, s = data
+    est = ElkanNotoPrior(random_state=3)
+    res = bootstrap_ci(est, X, s, n_resamples=20, confidence=0.9, random_state=1)
+    assert not hasattr(est, "alpha_")  # cloned, the argument is not fitted
+    direct = ElkanNotoPrior(random_state=3).fit(X, s)
+    for q, attr in (("alpha", "alpha_"), ("prior", "prior_"), ("c", "c_")):
+        iv = getattr(res, q)
+        assert iv.estimate == getattr(direct, attr)  # the point estimate is the fit on the full data
+        assert iv.samples.shape == (20,)
+        lo, hi = np.quantile(iv.samples, [0.05, 0.95])
+        assert (iv.low, iv.high) == (lo, hi)
+        assert iv.low <= iv.high
+    assert res.estimates.shape == (20, 3)
+    assert res.confidence == 0.9 and res.n_resamples == 20
+    assert res.estimator.alpha_ == direct.alpha_
+    assert res.covers(res.alpha.low) and not res.covers(res.alpha.high + 1e-9)
+    # the labeled fraction is kept, so c = l / prior on every resample
+    lf = s.mean()
+    np.testing.assert_allclose(res.c.samples, lf / res.prior.samples)
+    # estimator-side convenience and registry names give the same result
+    same = est.bootstrap_ci(X, s, n_resamples=20, confidence=0.9, random_state=1)
+    np.testing.assert_array_equal(_samples(same), _samples(res))
+    by_name = bootstrap_ci("elkan_noto_prior", X, s, n_resamples=3, random_state=1)
+    assert by_name.estimates.shape == (3, 3)
+
+
+def test_same_seed_same_result_other_seed_other_resamples(data):
+    X, s = data
+    a = bootstrap_ci(TIcE(), X, s, n_resamples=10, random_state=7)
+    b = bootstrap_ci(TIcE(), X, s, n_resamples=10, random_state=7)
+    c = bootstrap_ci(TIcE(), X, s, n_resamples=10, random_state=8)
+    np.testing.assert_array_equal(a.estimates, b.estimates)
+    assert a.alpha.estimate == b.alpha.estimate
+    assert not np.array_equal(a.row_seeds, c.row_seeds)
+    # a TIcE without random_state gets one derived from the bootstrap's: reproducible
+    assert a.estimator.random_state is not None
+
+
+def test_each_resample_keeps_labeled_and_unlabeled_counts(data):
+    X, s = data
+    Xi = np.column_stack([np.arange(s.shape[0]), X])
+    _Recorder.seen = []
+    res = bootstrap_ci(_Recorder(), Xi, s, n_resamples=12, random_state=5, n_jobs=2)
+    seen = _Recorder.seen
+    assert len(seen) == 13  # the full-data fit and 12 resamples
+    point = [r for r in seen if np.array_equal(r[0], np.arange(s.shape[0]))]
+    assert len(point) == 1
+    resamples = [r for r in seen if r is not point[0]]
+    n_l, n_u = int(s.sum()), int((s == 0).sum())
+    fit_seeds = set()
+    for rows, s_b, seed in resamples:
+        assert s_b.shape[0] == s.shape[0]
+        assert int(s_b.sum()) == n_l and int((s_b == 0).sum()) == n_u
+        np.testing.assert_array_equal(s[rows], s_b)  # labeled rows come from L, unlabeled from U
+        assert len(np.unique(rows)) < rows.size  # drawn with replacement
+        fit_seeds.add(seed)
+    assert fit_seeds == set(res.fit_seeds.tolist())  # every refit has its own seed, fixed up front
+    # resample_rows reproduces resample b from its seed
+    for b in range(res.n_resamples):
+        rows = resample_rows(s, res.row_seeds[b])
+        assert int(s[rows].sum()) == n_l and rows.size == s.size
+        assert res.alpha.samples[b] == np.mean(rows % 2 == 0)
+
+
+def test_dataframe_input(data):
+    X, s = data
+    df = pd.DataFrame(X, columns=["a", "b"])
+    res = bootstrap_ci(ElkanNotoPrior(random_state=0), df, pd.Series(s), n_resamples=4, random_state=0)
+    arr = bootstrap_ci(ElkanNotoPrior(random_state=0), X, s, n_resamples=4, random_state=0)
+    np.testing.assert_allclose(res.estimates, arr.estimates)
+    assert list(res.estimator.feature_names_in_) == ["a", "b"]
+
+
+@pytest.mark.parametrize("n_jobs", [2, -1, 3])
+def test_identical_for_any_n_jobs(data, n_jobs):
+    X, s = data
+    ref = bootstrap_ci(ElkanNotoPrior(c_estimator="e2"), X, s, n_resamples=8, random_state=11, n_jobs=1)
+    got = bootstrap_ci(ElkanNotoPrior(c_estimator="e2"), X, s, n_resamples=8, random_state=11, n_jobs=n_jobs)
+    np.testing.assert_array_equal(got.estimates, ref.estimates)
+    assert (got.alpha.low, got.alpha.high) == (ref.alpha.low, ref.alpha.high)
+
+
+def test_identical_on_dask_for_any_worker_count(data):
+    distributed = pytest.importorskip("distributed")
+    X, s = data
+    ref = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=6, random_state=2, n_jobs=2)
+    ref_tice = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=2)
+    for n_workers in (1, 2):
+        with distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=False,
+                                      dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+            got = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=6, random_state=2)
+            got_tice = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=2)
+            # the resamples ran as Dask tasks
+            assert any("fit_resample_dask" in str(k) for k in client.run_on_scheduler(
+                lambda dask_scheduler: list(dask_scheduler.task_prefixes)))
+        np.testing.assert_array_equal(got.estimates, ref.estimates)
+        np.testing.assert_array_equal(got_tice.estimates, ref_tice.estimates)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"n_resamples": 1}, "n_resamples must be an integer >= 2"),
+    ({"n_resamples": 0}, "n_resamples must be an integer >= 2"),
+    ({"n_resamples": 10.0}, "n_resamples must be an integer >= 2"),
+    ({"n_resamples": True}, "n_resamples must be an integer >= 2"),
+    ({"n_resamples": "10"}, "n_resamples must be an integer >= 2"),
+    ({"confidence": 0}, r"confidence must lie in the open interval \(0, 1\)"),
+    ({"confidence": 1.0}, r"confidence must lie in the open interval \(0, 1\)"),
+    ({"confidence": 95}, r"confidence must lie in the open interval \(0, 1\)"),
+    ({"confidence": float("nan")}, r"confidence must lie in the open interval \(0, 1\)"),
+    ({"confidence": True}, "confidence must be a number"),
+    ({"confidence": "0.95"}, "confidence must be a number"),
+    ({"n_jobs": 0}, "n_jobs"),
+    ({"random_state": -1}, "random_state"),
+])
+def test_bad_arguments(data, kwargs, match):
+    X, s = data
+    with pytest.raises(ValueError, match=match):
+        bootstrap_ci(TIcE(), X, s, **kwargs)
+
+
+def test_bad_data(data):
+    X, s = data
+    with pytest.raises(ValueError, match="X has 300 rows but s has 299 labels"):
+        bootstrap_ci(TIcE(), X, s[:-1], n_resamples=2)
+    with pytest.raises(ValueError, match="only 0 .* and 1"):
+        bootstrap_ci(TIcE(), X, np.where(s == 1, 2, 0), n_resamples=2)
+    with pytest.raises(ValueError, match="at least one labeled .* and one unlabeled"):
+        bootstrap_ci(TIcE(), X, np.ones_like(s), n_resamples=2)
+    with pytest.raises(ValueError, match="prior estimator"):
+        bootstrap_ci(object(), X, s, n_resamples=2)
+    with pytest.raises(ValueError, match="unknown"):
+        bootstrap_ci("no_such_estimator", X, s, n_resamples=2)
+
+
+def test_interval_covers_true_alpha_in_scar_draws():
+    """Issue 14 acceptance: the 95% bootstrap interval covers the true alpha (positives
+    among the unlabeled) in at least 18 of 20 seeded SCAR draws.
+
+    Data: :func:`scar_gaussians` -- 500 positives N(8, 1) and 500 negatives N(0, 1), half
+    of the positives labeled (|L| = 250, |U| = 750, alpha = 1/3); estimator Elkan-Noto e1
+    (logistic regression), which is nearly unbiased there (measured over 60 draws: bias
+    +0.026, sd 0.035). Measured: 20 of 20 intervals cover alpha here (60 of 60 over draws
+    1000-1059; e2: 60 of 60), mean width 0.15; 14-20 s on a shared 2-core machine. TIcE is *not* used:
+    its lower-bound estimate of c overestimates alpha by about 0.066 (sd 0.015) on this
+    data, and its interval covers alpha in only 13 of these 20 draws -- the interval
+    describes the estimator's variance, not its bias.
+    """
+    covered, t0 = 0, time.perf_counter()
+    for i in range(20):
+        X, s, y = scar_gaussians(1000 + i)
+        alpha = float(y[s == 0].mean())
+        res = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=100, confidence=0.95, random_state=i)
+        covered += res.covers(alpha)
+    assert covered >= 18, f"the bootstrap interval covered the true alpha in only {covered} of 20 draws"
+    assert time.perf_counter() - t0 < 120
+
+
+def _row_sum(X, i):
+    return float(X[i].sum())
+
+
+def test_parallel_map_same_shared_data_twice_on_dask():
+    """Regression: consecutive ``parallel_map`` calls sharing equal data (two bootstraps of
+    the same ``X``) used to fail now and then with "lost dependencies" -- the content-hashed
+    scatter key of the second call was released with the first call's references."""
+    distributed = pytest.importorskip("distributed")
+    from pu_lib.distributed import parallel_map
+
+    X = np.arange(20.0).reshape(10, 2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        for _ in range(15):
+            got = parallel_map(_row_sum, [(i,) for i in range(10)], client=client, shared=(X.copy(),))
+            assert got == [float(X[i].sum()) for i in range(10)]
