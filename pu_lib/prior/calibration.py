@@ -527,7 +527,9 @@ def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", ra
     ``rescale``, the capped rescaling to ``target = sum_j round(alpha_j |U|)``, so the
     probabilities of ``U`` sum to ``alpha |U|`` up to rounding: ``|target - alpha |U||
     <= c / 2`` when ``alpha_ = sum_j alpha_j``). A labeled row belongs to one cluster and
-    keeps that cluster's calibrated probability (``"PU"``).
+    keeps that cluster's calibrated probability (``"PU"``); the labeled rows of a small
+    cluster that PULSNAR dropped (``cluster_labels_ == -1``) are outside every cluster
+    model and keep probability 1 (they are known positives).
 
     ``s`` are the PU labels the estimator was fitted on. Cluster ``j`` flips with a seed
     derived from ``(random_state, j)``; ``random_state=None`` falls back to the
@@ -561,12 +563,14 @@ def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", ra
                          f"{len(probs_l)} cluster_probs_labeled_")
     if probs_u.shape != (c, n_u):
         raise ValueError(f"estimator.cluster_probs_unlabeled_ has shape {probs_u.shape}, expected ({c}, {n_u})")
-    if not np.all(np.isin(labels, np.arange(c))):
-        raise ValueError(f"estimator.cluster_labels_ must lie in 0..{c - 1}")
+    if not np.all(np.isin(labels, np.arange(-1, c))):
+        raise ValueError(f"estimator.cluster_labels_ must lie in 0..{c - 1} (or -1: a dropped small cluster)")
     base_seed = seed_to_int(_estimator_seed(estimator, random_state), fresh_if_none=True)
 
     results, cal_u, n_flips = [], np.empty((c, n_u)), np.empty(c, dtype=np.int64)
-    labeled_out = np.full(lab.shape[0], np.nan) if data == "PU" else None
+    # labeled rows of dropped small clusters (label -1) are known positives outside every
+    # cluster model: they keep probability 1
+    labeled_out = np.where(labels < 0, 1.0, np.nan) if data == "PU" else None
     for j in range(c):
         members = np.flatnonzero(labels == j)
         pl = _check_probs(probs_l[j], f"estimator.cluster_probs_labeled_[{j}]", n=members.shape[0],

@@ -59,7 +59,7 @@ def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
     if options.get("calibration"):
         if is_snar:
             raw_u = cal.combine_cluster_probabilities(np.asarray(est.cluster_probs_unlabeled_))
-            raw = np.empty(s.shape[0])
+            raw = np.ones(s.shape[0])  # labeled rows of dropped small clusters (label -1) stay at 1
             raw[unl] = raw_u
             for j in range(est.n_clusters_):
                 raw[lab[np.asarray(est.cluster_labels_) == j]] = est.cluster_probs_labeled_[j]

@@ -7,14 +7,32 @@ out-of-fold class-1 probabilities of a classifier (XGBoost, 5-fold CV;
 beta-kernel densities of the labeled and unlabeled probabilities and the objective of
 eq. 3 (:mod:`pu_lib.prior._beta_density`, where the implementation choices are listed).
 
-**Classifier**: ``xgboost.XGBClassifier(tree_method="hist", max_depth=...)`` with
-``scale_pos_weight = |U| / |P|`` per fold (paper); ``xgb_params`` passes further
-parameters (the authors' synthetic-data configs use ``max_depth`` 4 and, for PULSNAR,
-``learning_rate`` 0.2). The estimates depend strongly on the classifier: on the
-synthetic SCAR data ``max_depth=4`` gave a mean absolute error of 0.014 (40 data sets)
-against 0.030 for the default 6. The residual error is mostly the noise of
-``min f_u / f_p`` where few labeled probabilities exceed 0.5, so alpha tends to be
-underestimated.
+**Classifier**: ``xgboost.XGBClassifier(tree_method="hist", max_depth=...,
+learning_rate=...)`` with ``scale_pos_weight = |U| / |P|`` per fold (paper);
+``xgb_params`` passes further parameters. The estimates depend strongly on the
+classifier: on the synthetic SCAR data ``max_depth=4`` gave a mean absolute error of
+0.014 (40 data sets) against 0.030 for XGBoost's default 6.
+
+**Defaults** (:data:`PULSCAR_DEFAULTS`) are the settings of the authors' synthetic-data
+example (``unmtransinfo/PULSNAR``: ``examples/pulscar_syn_alpha_estimation_1.py`` with
+``examples/testparams/pulscar_synthetic_alpha.yaml``), parameter by parameter:
+
+=====================  ==========  ==========================================================
+parameter              default     source
+=====================  ==========  ==========================================================
+``n_folds``            5           ``kfold=5`` (and the paper: "five-fold cross-validation")
+``max_depth``          4           YAML ``XGB_params.max_depth: 4`` (also 10 of the 13
+                                   per-data-set PULSCAR YAMLs use 4)
+``learning_rate``      0.3         not set in that YAML, so XGBoost's own default 0.3
+``bin_rule``           ``"rice"``  ``bin_method='rice'``
+``bandwidth_range``    (0.05, 0.5) ``lowerbw=0.05, upperbw=0.5``
+``bandwidth_search``   ``"local"`` ``optim='local'`` (bounded scalar minimisation; every
+                                   example script uses it)
+=====================  ==========  ==========================================================
+
+The authors' library class itself defaults to ``bin_method='scott'``, ``lowerbw=0.01``,
+``optim='global'`` and ``max_depth`` 6 (``PulsnarParams.XGB_params``); their examples and
+paper runs override all four, so the examples are what we follow.
 
 Parallelism and determinism: the CV folds run on ``n_jobs`` local threads, or as Dask
 tasks when a Dask client is active; all seeds are derived up front from ``random_state``
@@ -25,34 +43,49 @@ whatever ``n_jobs`` or Dask.
 
 from __future__ import annotations
 
-from numbers import Integral
+from numbers import Integral, Real
 
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import effective_n_jobs
-from pu_lib.prior._beta_density import (
-    BANDWIDTH_RANGE,
-    BIN_RULES,
-    DEFAULT_BIN_RULE,
-    _check_bandwidth_range,
-    pulscar_alpha,
-)
+from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, _check_bandwidth_range, pulscar_alpha
 from pu_lib.prior._cv import cv_probabilities
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
 
-__all__ = ["PULSCAR"]
+__all__ = ["PULSCAR", "PULSCAR_DEFAULTS", "xgb_settings"]
+
+#: PULSCAR's defaults: the authors' synthetic-data example (see the module docstring)
+PULSCAR_DEFAULTS: dict = {
+    "n_folds": 5,
+    "max_depth": 4,
+    "learning_rate": 0.3,
+    "bin_rule": "rice",
+    "bandwidth_range": (0.05, 0.5),
+    "bandwidth_search": "local",
+}
+
+
+def xgb_settings(estimator) -> dict:
+    """The further XGBoost parameters of a PULSCAR/PULSNAR instance: ``learning_rate``
+    merged with ``xgb_params`` (which may not set it twice)."""
+    extra = dict(estimator.xgb_params or {})
+    if "learning_rate" in extra:
+        raise ValueError("xgb_params must not set 'learning_rate'; use the learning_rate parameter")
+    return {"learning_rate": float(estimator.learning_rate), **extra}
 
 #: parameter constraints shared by PULSCAR and PULSNAR (scikit-learn's declarative checks)
 PULSCAR_CONSTRAINTS: dict = {
     "estimator": [None, HasMethods(["fit", "predict_proba"])],
     "n_folds": [Interval(Integral, 2, None, closed="left")],
     "max_depth": [Interval(Integral, 1, None, closed="left")],
+    "learning_rate": [Interval(Real, 0, None, closed="neither")],
     "bin_rule": [StrOptions(set(BIN_RULES))],
     "n_bins": [None, Interval(Integral, 2, None, closed="left")],
     # a pair (low, high), 0 < low < high: the pair is checked at the start of fit
     "bandwidth_range": ["array-like"],
+    "bandwidth_search": [StrOptions(set(BANDWIDTH_SEARCHES))],
     # a dict of further XGBoost parameters; keys with their own argument are refused by
     # pu_lib.prior._cv.make_xgb before any model is fitted
     "xgb_params": [None, dict],
@@ -68,15 +101,20 @@ class PULSCAR(BasePriorEstimator):
     ----------
     estimator : None (XGBoost, ``tree_method="hist"``, ``max_depth``) or a scikit-learn
         classifier with ``predict_proba``, cloned per CV fold.
-    n_folds : CV folds for the out-of-fold probabilities (5 in the paper).
-    max_depth : ``max_depth`` of the default XGBoost (6; the authors' per-dataset configs
-        use 4, which is much more accurate on the paper's synthetic data).
-    bin_rule : ``"scott"`` (default), ``"fd"``, ``"sqrt"``, ``"sturges"`` or ``"rice"``.
+    n_folds : CV folds for the out-of-fold probabilities (5).
+    max_depth : ``max_depth`` of the default XGBoost (4, the authors' setting).
+    learning_rate : ``learning_rate`` of the default XGBoost (0.3, XGBoost's default,
+        which the authors' PULSCAR synthetic-data config leaves unchanged).
+    bin_rule : ``"rice"`` (default, the authors' examples), ``"scott"``, ``"fd"``,
+        ``"sqrt"`` or ``"sturges"``.
     n_bins : None (from ``bin_rule``) or a fixed grid size >= 2.
     bandwidth_range : bandwidth search interval ``(low, high)``, ``0 < low < high``;
-        default (0.01, 0.5).
+        default (0.05, 0.5) (the authors' synthetic-data example).
+    bandwidth_search : ``"local"`` (default; bounded scalar minimisation, the authors'
+        examples) or ``"global"`` (differential evolution, seeded).
     xgb_params : further parameters of the default XGBoost (dict; not ``max_depth``,
-        ``random_state``, ``n_jobs``, ``tree_method``, ``scale_pos_weight``).
+        ``learning_rate``, ``random_state``, ``n_jobs``, ``tree_method``,
+        ``scale_pos_weight``).
     random_state : None, int or Generator; None draws a fresh seed per fit.
     n_jobs : threads (CV folds and kernel sums); a Dask client, when active, runs the
         folds. The estimate does not depend on ``n_jobs`` or Dask.
@@ -93,15 +131,18 @@ class PULSCAR(BasePriorEstimator):
     _parameter_constraints: dict = dict(PULSCAR_CONSTRAINTS)
     _allow_nan = True
 
-    def __init__(self, estimator=None, n_folds=5, max_depth=6, bin_rule=DEFAULT_BIN_RULE, n_bins=None,
-                 bandwidth_range=BANDWIDTH_RANGE, xgb_params=None, random_state=None, n_jobs=1):
+    def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
+                 bandwidth_range=(0.05, 0.5), bandwidth_search="local", xgb_params=None, random_state=None,
+                 n_jobs=1):
         self.estimator = estimator
         self.n_folds = n_folds
         self.max_depth = max_depth
+        self.learning_rate = learning_rate
         self.xgb_params = xgb_params
         self.bin_rule = bin_rule
         self.n_bins = n_bins
         self.bandwidth_range = bandwidth_range
+        self.bandwidth_search = bandwidth_search
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -110,10 +151,11 @@ class PULSCAR(BasePriorEstimator):
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
                                  random_state=derive_seed("PULSCAR", seed, "cv"), n_jobs=self.n_jobs,
-                                 max_depth=self.max_depth, xgb_params=self.xgb_params)
+                                 max_depth=self.max_depth, xgb_params=xgb_settings(self))
         res = pulscar_alpha(probs[s == 1], probs[s == 0], n_bins=self.n_bins, bin_rule=self.bin_rule,
                             random_state=derive_seed("PULSCAR", seed, "bandwidth"),
-                            bandwidth_range=bandwidth_range, n_jobs=effective_n_jobs(self.n_jobs))
+                            bandwidth_range=bandwidth_range, bandwidth_search=self.bandwidth_search,
+                            n_jobs=effective_n_jobs(self.n_jobs))
         self.probs_ = probs
         self.n_bins_ = res.n_bins
         self.bandwidth_ = res.bandwidth
