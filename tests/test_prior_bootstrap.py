@@ -77,6 +77,7 @@ def test_result_fields_and_percentile_interval(data):
     assert by_name.estimates.shape == (3, 3)
 
 
+@pytest.mark.filterwarnings("ignore::pu_lib.prior.bootstrap.BootstrapShiftWarning")  # TIcE on resamples
 def test_same_seed_same_result_other_seed_other_resamples(data):
     X, s = data
     a = bootstrap_ci(TIcE(), X, s, n_resamples=10, random_state=7)
@@ -133,6 +134,7 @@ def test_identical_for_any_n_jobs(data, n_jobs):
     assert (got.alpha.low, got.alpha.high) == (ref.alpha.low, ref.alpha.high)
 
 
+@pytest.mark.filterwarnings("ignore::pu_lib.prior.bootstrap.BootstrapShiftWarning")  # TIcE on resamples
 def test_identical_on_dask_for_any_worker_count(data):
     distributed = pytest.importorskip("distributed")
     X, s = data
@@ -195,8 +197,9 @@ def test_interval_covers_true_alpha_in_scar_draws():
     +0.026, sd 0.035). Measured: 20 of 20 intervals cover alpha here (60 of 60 over draws
     1000-1059; e2: 60 of 60), mean width 0.15; 14-20 s on a shared 2-core machine. TIcE is *not* used:
     its lower-bound estimate of c overestimates alpha by about 0.066 (sd 0.015) on this
-    data, and its interval covers alpha in only 13 of these 20 draws -- the interval
-    describes the estimator's variance, not its bias.
+    data, and its interval covers alpha in only 13 of these 20 draws (11 with
+    ``resampling="half"``) -- the interval describes the estimator's variance, not its
+    bias. Elkan-Noto with ``resampling="half"``: 20 of 20, mean width 0.19.
     """
     covered, t0 = 0, time.perf_counter()
     for i in range(20):
@@ -225,3 +228,186 @@ def test_parallel_map_same_shared_data_twice_on_dask():
         for _ in range(15):
             got = parallel_map(_row_sum, [(i,) for i in range(10)], client=client, shared=(X.copy(),))
             assert got == [float(X[i].sum()) for i in range(10)]
+
+
+# ----------------------------------------------------------------- workflow: rows, tables, figure
+def _prior_config(pe: dict) -> dict:
+    return {
+        "seed": 5,
+        "methods": {"tice": {"method": "tice"},
+                    "en": {"method": "elkan_noto_prior", "base": "logistic_regression"}},
+        "experiments": {
+            "e": {
+                "datasets": ["breast_cancer"],
+                "settings": [{"mechanism": "scar_c", "c": 0.5}],
+                "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
+                "methods": ["tice", "en"],
+                "repetitions": 2,
+                "metrics": ["alpha_u_abs_error"],
+                "prior_evaluation": pe,
+            }
+        },
+    }
+
+
+@pytest.fixture(scope="module")
+def bc_path(tmp_path_factory):
+    from pu_lib.datasets import prepare_dataset
+
+    d = tmp_path_factory.mktemp("bc")
+    return str(prepare_dataset("breast_cancer", d / "breast_cancer.parquet", cache_dir=d / "cache"))
+
+
+def test_config_bootstrap_keys(schema_path):
+    from pu_lib.experiments.config import ConfigError, Grid, validate_config
+
+    cfg = validate_config(_prior_config({"bootstrap": 20, "bootstrap_methods": ["tice"]}), schema_path)
+    pe = cfg["experiments"]["e"]["prior_evaluation"]
+    assert pe["bootstrap"] == 20 and "bootstrap_confidence" not in pe  # no default: other specs unchanged
+    assert Grid(cfg).fit_spec(next(iter(Grid(cfg).cells())))["prior_evaluation"]["bootstrap"] == 20
+    for pe, match in (({"bootstrap": 1}, "bootstrap"), ({"bootstrap": -3}, "bootstrap"),
+                      ({"bootstrap": 10, "bootstrap_confidence": 1.0}, "bootstrap_confidence"),
+                      ({"bootstrap": 10, "bootstrap_resampling": "jackknife"}, "bootstrap_resampling"),
+                      ({"bootstrap": 10, "bootstrap_methods": ["nope"]},
+                       r"bootstrap_methods\[0\]: 'nope' is not a method")):
+        with pytest.raises(ConfigError, match=match):
+            validate_config(_prior_config(pe), schema_path)
+    clf = _prior_config({"bootstrap": 10})
+    clf["methods"] = {"naive_lr": {"method": "naive", "base": "logistic_regression"}}
+    clf["experiments"]["e"].update(methods=["naive_lr"], metrics=["f1"])
+    with pytest.raises(ConfigError, match="applies to experiments of prior estimators only"):
+        validate_config(clf, schema_path)
+
+
+def test_prior_experiment_rows_tables_and_figure_show_bootstrap_intervals(schema_path, bc_path, tmp_path):
+    from pu_lib.experiments.config import Grid, validate_config
+    from pu_lib.experiments.prior_report import write_estimate_outputs
+    from pu_lib.experiments.runner import build_tasks, make_label_sets, run_repetition
+
+    grid = Grid(validate_config(_prior_config({"bootstrap": 10, "bootstrap_methods": ["tice"],
+                                               "bootstrap_resampling": "half"}), schema_path))
+    rows, tasks = [], []
+    for cell in grid.cells():
+        spec = grid.fit_spec(cell)
+        for t in build_tasks(spec, bc_path, make_label_sets(spec, bc_path)):
+            tasks.append(t)
+            rows.append(run_repetition(t))
+    df = pd.DataFrame(rows).assign(experiment="e")
+    tice, en = df[df["method"] == "tice"], df[df["method"] == "en"]
+    assert len(tice) == 2 and len(en) == 2
+    for q in ("alpha_u", "prior", "c"):
+        assert tice[f"{q}_ci_low"].notna().all() and (tice[f"{q}_ci_low"] <= tice[f"{q}_ci_high"]).all()
+        assert en[f"{q}_ci_low"].isna().all()  # not in bootstrap_methods
+    assert (tice["n_bootstrap"] == 10).all() and (tice["ci_confidence"] == 0.95).all()
+    assert (tice["ci_resampling"] == "half").all()
+    assert tice["alpha_u_boot_mean"].between(0, 1).all() and en["alpha_u_boot_mean"].isna().all()
+    # the resample seeds derive from the repetition's seed: a rerun gives the same interval
+    t0 = next(t for t in tasks if t["method"] == "tice" and t["rep"] == 0)
+    r0 = tice[tice["rep"] == 0].iloc[0]
+    again = run_repetition(t0)
+    assert (again["alpha_u_ci_low"], again["alpha_u_ci_high"]) == (r0["alpha_u_ci_low"], r0["alpha_u_ci_high"])
+
+    out = {k: tmp_path / f"e.{k}" for k in ("png", "pdf", "md", "csv")}
+    write_estimate_outputs(df, experiment="e", options={"methods": ["tice", "en"]}, outputs=out)
+    csv = pd.read_csv(out["csv"])
+    row = csv[csv["method"] == "tice"].iloc[0]
+    assert row["boot_n"] == 2
+    assert row["boot_lo"] == pytest.approx(tice["alpha_u_ci_low"].mean())
+    assert row["boot_hi"] == pytest.approx(tice["alpha_u_ci_high"].mean())
+    covers = ((tice["alpha_u_ci_low"] <= tice["alpha_u_true"]) & (tice["alpha_u_true"] <= tice["alpha_u_ci_high"]))
+    assert row["boot_coverage"] == pytest.approx(covers.mean())
+    assert csv.loc[csv["method"] == "en", "boot_lo"].isna().all()
+    md = out["md"].read_text()
+    assert "{bootstrap CI}" in md and f"{{{row['boot_lo']:.3f}, {row['boot_hi']:.3f}}}" in md
+    assert out["png"].read_bytes()[:4] == b"\x89PNG"
+
+
+def test_estimate_summary_without_bootstrap_columns_is_unchanged():
+    from pu_lib.experiments.prior_report import estimate_markdown, estimate_summary
+
+    df = pd.DataFrame({"dataset_name": "a", "method": "m", "alpha_u_true": [0.3] * 3,
+                       "alpha_u_hat": [0.2, 0.3, 0.4], "alpha_u_ci_low": np.nan, "alpha_u_ci_high": np.nan})
+    s = estimate_summary(df)
+    assert list(s.columns) == ["panel", "x", "method", "n", "mean", "sd", "lo", "hi"]
+    assert "{" not in estimate_markdown(s, "alpha_u_true", "alpha_u_hat")
+    # the bootstrap columns of alpha_u do not leak into a summary of another y
+    df2 = df.assign(alpha_u_ci_low=0.1, alpha_u_ci_high=0.5, alpha_u_abs_error=0.1)
+    assert "boot_lo" not in estimate_summary(df2, y="alpha_u_abs_error").columns
+    assert "boot_lo" in estimate_summary(df2).columns
+
+
+def _errorbar_extent(ax):
+    from matplotlib.container import ErrorbarContainer
+
+    ys = []
+    for cont in ax.containers:
+        if isinstance(cont, ErrorbarContainer):
+            for coll in cont.lines[2]:
+                for seg in coll.get_segments():
+                    ys += [seg[:, 1].min(), seg[:, 1].max()]
+    return min(ys), max(ys)
+
+
+def test_estimate_figure_clips_the_repetition_intervals_to_unit_interval():
+    import matplotlib.pyplot as plt
+
+    from pu_lib.experiments.prior_report import estimate_figure
+
+    summ = pd.DataFrame({"panel": "a", "x": [0.05, 0.95], "method": "m", "n": 2, "mean": [0.02, 0.97],
+                         "sd": 0.2, "lo": [-0.4, 0.6], "hi": [0.3, 1.5]})
+    fig = estimate_figure(summ, "alpha_u_true", "alpha_u_hat")
+    lo, hi = _errorbar_extent(fig.axes[0])
+    assert lo == pytest.approx(0.0) and hi == pytest.approx(1.0)
+    plt.close(fig)
+    fig = estimate_figure(summ, "alpha_u_true", "fit_seconds")  # not a fraction: not clipped
+    lo, hi = _errorbar_extent(fig.axes[0])
+    assert lo == pytest.approx(-0.4) and hi == pytest.approx(1.5)
+    plt.close(fig)
+
+
+class _DuplicateSensitive(BasePriorEstimator):
+    """alpha 0.9 on data without duplicated rows, 0.1 with: a caricature of an estimator
+    whose internal splits see a resample's copies on both sides."""
+
+    _parameter_constraints: dict = {}
+
+    def _estimate(self, X, s):
+        return "alpha", 0.1 if len(np.unique(X, axis=0)) < X.shape[0] else 0.9
+
+
+def test_shift_and_warning_when_the_estimate_is_outside_its_interval(data):
+    from pu_lib.prior import BootstrapShiftWarning
+
+    X, s = data
+    with pytest.warns(BootstrapShiftWarning, match="lies outside its 0.95 bootstrap interval.*resampling=.half"):
+        res = bootstrap_ci(_DuplicateSensitive(), X, s, n_resamples=5, random_state=0)
+    assert res.alpha.estimate == 0.9 and res.alpha.high == pytest.approx(0.1)
+    assert res.alpha.shift == pytest.approx(-0.8)
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BootstrapShiftWarning)
+        ok = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=20, random_state=0)
+    assert ok.alpha.shift == pytest.approx(np.mean(ok.alpha.samples) - ok.alpha.estimate)
+
+
+def test_half_sampling_draws_half_of_each_set_without_repeats(data):
+    X, s = data
+    n_l, n_u = int(s.sum()), int((s == 0).sum())
+    for seed in range(5):
+        rows = resample_rows(s, seed, "half")
+        assert rows.size == len(set(rows.tolist()))  # no row twice
+        assert int(s[rows].sum()) == n_l // 2 and int((s[rows] == 0).sum()) == n_u // 2
+    import warnings
+
+    from pu_lib.prior import BootstrapShiftWarning
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", BootstrapShiftWarning)
+        res = bootstrap_ci(_DuplicateSensitive(), X, s, n_resamples=5, random_state=0, resampling="half")
+    assert res.resampling == "half" and (res.alpha.samples == 0.9).all() and res.alpha.shift == 0.0
+    ref = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=3, resampling="half", n_jobs=1)
+    got = TIcE().bootstrap_ci(X, s, n_resamples=6, random_state=3, resampling="half", n_jobs=2)
+    np.testing.assert_array_equal(got.estimates, ref.estimates)
+    with pytest.raises(ValueError, match=r"resampling must be one of \['bootstrap', 'half'\]"):
+        bootstrap_ci(TIcE(), X, s, n_resamples=2, resampling="jackknife")

@@ -208,6 +208,13 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
 
     kinds = {m: is_prior_method(config["methods"][m]["method"]) for m in exp["methods"]}
     priors = [m for m, k in kinds.items() if k]
+    pe = exp.get("prior_evaluation") or {}
+    if pe.get("bootstrap") and not priors:
+        raise ConfigError(f"{base}.prior_evaluation.bootstrap: applies to experiments of prior estimators only")
+    for j, m in enumerate(pe.get("bootstrap_methods") or []):
+        if m not in exp["methods"]:
+            raise ConfigError(f"{base}.prior_evaluation.bootstrap_methods[{j}]: {m!r} is not a method of this "
+                              f"experiment ({', '.join(exp['methods'])})")
     if not priors:
         return
     others = [m for m, k in kinds.items() if not k]

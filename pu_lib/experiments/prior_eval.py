@@ -12,16 +12,34 @@ their hidden classes ``y_tr``. Every alpha-like column says which quantity it is
 * ``c_true`` / ``c_hat``: the label frequency, error ``c_abs_error``;
 * ``fit_seconds`` and ``ms_per_example`` (fit time per training row, thesis Table 3.3);
 * with ``prior_evaluation`` set, the calibration and classification columns of
-  :func:`pu_lib.prior.evaluation.pulsnar_evaluation`.
+  :func:`pu_lib.prior.evaluation.pulsnar_evaluation`;
+* with ``prior_evaluation.bootstrap: B`` (for the methods in
+  ``prior_evaluation.bootstrap_methods``, default all), the stratified-bootstrap
+  percentile interval (:func:`pu_lib.prior.bootstrap.bootstrap_ci`, ``B`` refits, level
+  ``bootstrap_confidence``, default 0.95; resampling plan ``bootstrap_resampling``,
+  default ``"bootstrap"``) of each estimate: ``alpha_u_ci_low`` /
+  ``alpha_u_ci_high``, ``prior_ci_low`` / ``prior_ci_high``, ``c_ci_low`` /
+  ``c_ci_high``, with ``alpha_u_boot_mean`` (the mean of the bootstrap estimates of
+  alpha_u; far from ``alpha_u_hat`` it flags a resampling artefact, see
+  :mod:`pu_lib.prior.bootstrap`), ``n_bootstrap``, ``ci_confidence`` and
+  ``ci_resampling`` and ``bootstrap_seconds``.
+  The resamples run in the repetition's own task (one thread); their seeds derive from
+  the repetition's seed.
 """
 
 from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from pu_lib._seeding import derive_seed
 
-__all__ = ["prior_row"]
+__all__ = ["BOOTSTRAP_COLUMNS", "bootstrap_columns", "prior_row"]
+
+#: the per-repetition bootstrap columns: quantity of the result row -> attribute of the
+#: :class:`~pu_lib.prior.bootstrap.BootstrapResult`
+BOOTSTRAP_COLUMNS = {"alpha_u": "alpha", "prior": "prior", "c": "c"}
 
 
 def prior_row(est, cell, fit_kwargs: dict, task: dict) -> dict:
@@ -58,4 +76,30 @@ def prior_row(est, cell, fit_kwargs: dict, task: dict) -> dict:
         from pu_lib.prior.evaluation import pulsnar_evaluation
 
         row.update(pulsnar_evaluation(est, X_tr, s_tr, y_tr, pe, derive_seed(task["seed"], "prior_evaluation")))
+    if pe.get("bootstrap") and task["method"] in pe.get("bootstrap_methods", [task["method"]]):
+        if fit_kwargs:
+            raise ValueError(f"prior_evaluation.bootstrap: method {task['method']!r} is fitted with "
+                             f"{sorted(fit_kwargs)}, which the bootstrap refits cannot pass")
+        row.update(bootstrap_columns(est, X_tr, s_tr, int(pe["bootstrap"]), float(pe.get("bootstrap_confidence", 0.95)),
+                                     derive_seed(task["seed"], "bootstrap"),
+                                     pe.get("bootstrap_resampling", "bootstrap")))
     return row
+
+
+def bootstrap_columns(est, X, s, n_resamples: int, confidence: float, seed: int,
+                      resampling: str = "bootstrap") -> dict:
+    """The bootstrap columns of a result row (see the module docstring) for the prior
+    estimator ``est`` (cloned, refitted ``n_resamples`` times on one thread)."""
+    from pu_lib.prior.bootstrap import bootstrap_ci
+
+    t0 = time.perf_counter()
+    res = bootstrap_ci(est, X, s, n_resamples=n_resamples, confidence=confidence, random_state=seed, n_jobs=1,
+                       resampling=resampling)
+    out = {"n_bootstrap": n_resamples, "ci_confidence": confidence, "ci_resampling": resampling}
+    for col, q in BOOTSTRAP_COLUMNS.items():
+        iv = getattr(res, q)
+        out[f"{col}_ci_low"] = iv.low
+        out[f"{col}_ci_high"] = iv.high
+    out["alpha_u_boot_mean"] = float(np.mean(res.alpha.samples))
+    out["bootstrap_seconds"] = time.perf_counter() - t0
+    return out

@@ -16,6 +16,16 @@ way the papers show them:
 The 95% interval is the t interval of the mean, ``mean +- t_{0.975, n-1} sd / sqrt(n)``
 (the PULSNAR paper says "95% confidence interval" over its 40 runs without a formula; a
 t interval of the mean is the usual reading). With one repetition the interval is NaN.
+In the figures the interval is clipped to [0, 1] when ``y`` is a fraction (an estimate,
+truth or absolute error of alpha_u, alpha or c), where a t interval can overshoot.
+
+With ``prior_evaluation.bootstrap`` the result rows also hold each repetition's bootstrap
+percentile interval (``alpha_u_ci_low`` / ``alpha_u_ci_high`` and the same for ``prior``
+and ``c``; :func:`pu_lib.experiments.prior_eval.bootstrap_columns`). For ``y`` an estimate
+(``*_hat``) the summary then adds the mean interval over the repetitions (``boot_lo``,
+``boot_hi``), the number of repetitions that have one (``boot_n``) and the fraction of
+them whose interval contains the repetition's true value (``boot_coverage``); the tables
+print the mean interval beside the t interval, the figures draw it as a pale band.
 """
 
 from __future__ import annotations
@@ -48,6 +58,23 @@ _LABELS = {
 }
 
 
+#: y columns whose values lie in [0, 1]: the figures clip their intervals to [0, 1]
+UNIT_COLUMNS = frozenset({
+    "alpha_u_true", "alpha_u_hat", "prior_true", "prior_hat", "c_true", "c_hat",
+    "alpha_u_abs_error", "prior_abs_error", "c_abs_error",
+})
+
+
+def bootstrap_columns_for(y: str) -> tuple[str, str, str] | None:
+    """``(ci_low, ci_high, true)`` result columns of the bootstrap interval of ``y``
+    (``alpha_u_hat`` -> ``alpha_u_ci_low``, ``alpha_u_ci_high``, ``alpha_u_true``), or None
+    when ``y`` is not an estimate."""
+    for q in ("alpha_u", "prior", "c"):
+        if y == f"{q}_hat":
+            return f"{q}_ci_low", f"{q}_ci_high", f"{q}_true"
+    return None
+
+
 def _check(results: pd.DataFrame, x: str, y: str, panel: str) -> None:
     for name, col in (("x", x), ("y", y)):
         if col not in ESTIMATE_COLUMNS:
@@ -66,19 +93,36 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
     ``x`` is rounded to ``x_decimals`` so that repetitions of one nominal value (e.g. a
     realised label frequency 0.2997 for c = 0.3) fall together. Returns a frame with
     columns ``panel, x, method, n, mean, sd, lo, hi`` sorted by panel, x and method
-    (in the order of ``methods`` when given, e.g. the config's, else of first appearance).
+    (in the order of ``methods`` when given, e.g. the config's, else of first appearance),
+    plus ``boot_n, boot_lo, boot_hi, boot_coverage`` when ``y`` is an estimate and the
+    results hold its per-repetition bootstrap interval (see the module docstring; NaN for
+    methods without one).
     """
     from scipy import stats as st
 
     _check(results, x, y, panel)
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level}")
-    df = results[[panel, x, y, "method"]].copy()
+    boot = bootstrap_columns_for(y)
+    if boot is not None and not (boot[0] in results.columns and boot[1] in results.columns
+                                 and boot[2] in results.columns and results[boot[0]].notna().any()):
+        boot = None
+    cols = [panel, x, y, "method"] + (list(boot) if boot else [])
+    df = results[list(dict.fromkeys(cols))].copy()
     df["x"] = df[x].astype(float).round(x_decimals)
     seen = list(methods or []) + [m for m in pd.unique(df["method"]) if m not in (methods or [])]
     order = {m: i for i, m in enumerate(seen)}
     g = df.groupby([panel, "x", "method"], sort=False)[y]
     out = g.agg(n="count", mean="mean", sd="std").reset_index().rename(columns={panel: "panel"})
+    if boot is not None:
+        lo_col, hi_col, true_col = boot
+        has = df[lo_col].notna() & df[hi_col].notna()
+        covers = (df[lo_col] <= df[true_col]) & (df[true_col] <= df[hi_col])
+        df["_covers"] = np.where(has, covers.astype(float), np.nan)
+        b = df.groupby([panel, "x", "method"], sort=False).agg(
+            boot_n=(lo_col, "count"), boot_lo=(lo_col, "mean"), boot_hi=(hi_col, "mean"),
+            boot_coverage=("_covers", "mean")).reset_index().rename(columns={panel: "panel"})
+        out = out.merge(b, on=["panel", "x", "method"], how="left", sort=False)
     n = out["n"].to_numpy(dtype=float)
     with np.errstate(invalid="ignore", divide="ignore"):
         t = np.where(n > 1, st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1)), np.nan)
@@ -92,12 +136,20 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
 
 def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, title: str = "") -> str:
     """Markdown: one table per panel, rows = x values, columns = methods, cells
-    ``mean [lo, hi]`` (the 95% interval)."""
+    ``mean [lo, hi]`` (the 95% interval over repetitions); with bootstrap columns
+    (:func:`estimate_summary`) followed by ``{boot_lo, boot_hi}``, the mean bootstrap
+    interval of one repetition."""
     lines = [f"# {title}", ""] if title else []
     f = f"{{:.{decimals}f}}"
+    has_boot = "boot_lo" in summary.columns and summary["boot_lo"].notna().any()
+    if has_boot:
+        lines += ["Cells: mean [95% t interval of the mean over repetitions] {mean bootstrap percentile "
+                  "interval of one repetition}; the csv also holds the bootstrap intervals' coverage of the "
+                  "true value (boot_coverage).", ""]
     for panel, part in summary.groupby("panel", sort=False):
         methods = list(pd.unique(part["method"]))
-        lines += [f"## {panel}", "", f"{y} (mean [95% CI]) by {x}", ""]
+        head = f"{y} (mean [95% CI] {{bootstrap CI}})" if has_boot else f"{y} (mean [95% CI])"
+        lines += [f"## {panel}", "", f"{head} by {x}", ""]
         lines.append("| " + " | ".join([x] + methods) + " |")
         lines.append("|" + "---|" * (len(methods) + 1))
         for xv, rows in part.groupby("x", sort=True):
@@ -109,6 +161,8 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
                     continue
                 r = r.iloc[0]
                 ci = "" if not np.isfinite(r["lo"]) else f" [{f.format(r['lo'])}, {f.format(r['hi'])}]"
+                if has_boot and np.isfinite(r["boot_lo"]):
+                    ci += f" {{{f.format(r['boot_lo'])}, {f.format(r['boot_hi'])}}}"
                 cells.append(f.format(r["mean"]) + ci)
             lines.append("| " + " | ".join([f"{xv:g}"] + cells) + " |")
         lines.append("")
@@ -117,8 +171,10 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
 
 def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None = None, title: str = ""):
     """One panel per ``panel`` value: ``y`` against ``x`` per method, error bars = the
-    interval; the identity line when ``identity`` (default: when y estimates x, i.e.
-    ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``)."""
+    interval, clipped to [0, 1] when ``y`` is a fraction (:data:`UNIT_COLUMNS`); the mean
+    bootstrap interval (``boot_lo``, ``boot_hi``), when the summary has one, as a pale
+    wide bar behind; the identity line when ``identity`` (default: when y estimates x,
+    i.e. ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -144,10 +200,19 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
             if r.empty:
                 continue
             off = (j - (len(methods) - 1) / 2) * 0.008 * width  # dodge overlapping error bars
-            err = np.vstack([r["mean"] - r["lo"], r["hi"] - r["mean"]])
-            err = np.where(np.isfinite(err), err, 0.0)
-            ax.errorbar(r["x"] + off, r["mean"], yerr=err, label=m, color=colors[j % len(colors)],
-                        marker=markers[j % len(markers)], ms=4, lw=1.2, capsize=2)
+            lo, hi = r["lo"].to_numpy(dtype=float), r["hi"].to_numpy(dtype=float)
+            if y in UNIT_COLUMNS:  # a t interval of a fraction can overshoot [0, 1]
+                lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+            mean = r["mean"].to_numpy(dtype=float)
+            err = np.vstack([mean - lo, hi - mean])
+            err = np.where(np.isfinite(err), np.maximum(err, 0.0), 0.0)
+            color = colors[j % len(colors)]
+            if "boot_lo" in r.columns and r["boot_lo"].notna().any():
+                ok = r["boot_lo"].notna().to_numpy()
+                ax.vlines((r["x"] + off)[ok], r["boot_lo"][ok], r["boot_hi"][ok], color=color, lw=5,
+                          alpha=0.25, zorder=1)
+            ax.errorbar(r["x"] + off, mean, yerr=err, label=m, color=color,
+                        marker=markers[j % len(markers)], ms=4, lw=1.2, capsize=2, zorder=2)
         if identity and xs_all.size:
             lo, hi = float(xs_all.min()), float(xs_all.max())
             ax.plot([lo, hi], [lo, hi], color="0.4", lw=0.8, ls="--", label="true value")
@@ -173,6 +238,8 @@ def write_estimate_outputs(results: pd.DataFrame, *, experiment: str, options: d
     summ = estimate_summary(results, x=x, y=y, panel=panel, x_decimals=options.get("x_decimals", 3),
                             methods=options.get("methods"))
     title = f"{experiment}: {_LABELS.get(y, y)} by {_LABELS.get(x, x)}"
+    if "boot_lo" in summ.columns:
+        title += " (pale bars: mean bootstrap interval)"
     write_text_atomic(estimate_markdown(summ, x, y, options.get("decimals", 3), title), outputs["md"])
     write_text_atomic(summ.to_csv(index=False), outputs["csv"])
     fig = estimate_figure(summ, x, y, title=title)

@@ -36,7 +36,7 @@ from pu_lib.prior.base import (
     prior_from_alpha,
     resolve_prior,
 )
-from pu_lib.prior.bootstrap import BootstrapResult, bootstrap_ci
+from pu_lib.prior.bootstrap import BootstrapResult, BootstrapShiftWarning, bootstrap_ci
 from pu_lib.prior.elkan_noto import ElkanNotoPrior
 from pu_lib.prior.pulscar import PULSCAR
 from pu_lib.prior.pulsnar import PULSNAR
@@ -46,6 +46,7 @@ __all__ = [
     "SCENARIOS",
     "BasePriorEstimator",
     "BootstrapResult",
+    "BootstrapShiftWarning",
     "ElkanNotoPrior",
     "PULSCAR",
     "PULSNAR",
