@@ -129,6 +129,7 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
         half = t * out["sd"].to_numpy() / np.sqrt(n)
     out["lo"] = out["mean"] - half
     out["hi"] = out["mean"] + half
+    out = out[[c for c in out.columns if not c.startswith("boot_")] + [c for c in out.columns if c.startswith("boot_")]]
     out["_m"] = out["method"].map(order)
     out = out.sort_values(["panel", "x", "_m"], kind="stable").drop(columns="_m").reset_index(drop=True)
     return out
