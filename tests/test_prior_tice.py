@@ -1,8 +1,9 @@
 """TIcE (Bekker & Davis 2018; thesis ch. 3, Algorithm 1): formulas (eqs. 3.4-3.6) on
 hand-computed subsets, binning, the compiled implementation against the plain-Python
 reference (identical splits and estimates), recovery of c, the two bugs of the public
-Python-3 port (no splits; estimation subsets taken from the tree fold), determinism,
-the most-promising variant and parameter validation."""
+Python-3 port (no splits; estimation subsets taken from the tree fold -- which the
+authors' released code does too, reproduced by the option bound_data="tree"),
+determinism, the most-promising variant and parameter validation."""
 
 import math
 
@@ -236,6 +237,38 @@ def test_bug2_estimation_never_uses_tree_fold_labels():
     assert est.c_folds_[1] > 0.8
 
 
+def test_bound_data_tree_computes_bounds_on_the_tree_rows():
+    # the data of test_bug2: with bound_data="tree" (the authors' released code) fold 0's
+    # region is bounded on its tree rows, all labeled, so c_low is close to 1; the fold's
+    # estimate starts from L/T of the estimation data all the same (Algorithm 1 line 6)
+    rng = np.random.default_rng(4)
+    n = 2000
+    X = rng.random((n, 2))
+    folds = np.r_[np.zeros(n // 2, int), np.ones(n // 2, int)]
+    region = X[:, 0] >= 0.75
+    s = (rng.random(n) < 0.2).astype(int)
+    s[region & (folds == 0)] = 1
+    s[region & (folds == 1)] = 0
+    est = TIcE(folds=folds, refine=False).fit(X, s)
+    tree = TIcE(folds=folds, refine=False, bound_data="tree").fit(X, s)
+    # same trees: the option changes which rows are counted, not how the tree grows
+    np.testing.assert_array_equal(tree.n_splits_, est.n_splits_)
+    T = int((region & (folds == 0)).sum())
+    delta = eq36(n // 2)
+    assert tree.c_folds_[0] >= 1.0 - math.sqrt(0.25 * (1 - delta) / (delta * T)) - 1e-12
+    assert est.c_folds_[0] < 0.3
+    # fold 1's tree rows (fold 1) hold no labeled row of the region and about 15% labeled
+    # rows elsewhere, so no tree-row bound beats the initial L/T of its estimation rows
+    # (fold 0, about 0.4); the region's estimation rows (fold 0) give ~1 by default
+    assert tree.c_folds_[1] == s[folds == 0].mean()
+    assert est.c_folds_[1] > 0.8
+    # no subset at all: the estimate is L/T of the estimation data in both modes
+    X1 = np.ones((n, 2))
+    for mode in ("estimation", "tree"):
+        one = TIcE(folds=folds, refine=False, bound_data=mode).fit(X1, s)
+        np.testing.assert_array_equal(one.c_folds_, [s[folds == 1].mean(), s[folds == 0].mean()])
+
+
 def test_tree_grown_on_tree_fold_only():
     # relabeling the estimation folds never changes a fold's tree (first pass)
     X, s = random_pu(5, 1500, 6)
@@ -272,6 +305,8 @@ REF_CASES = [
     dict(tr_factor=0.5),
     dict(delta=0.2, min_node_size=1),
     dict(refine=False, min_node_size=25),
+    dict(bound_data="tree"),
+    dict(bound_data="tree", refine=False, min_node_size=3, max_splits=6),
 ]
 
 
@@ -385,6 +420,7 @@ def test_fit_sets_documented_attributes_and_leaves_params_unchanged():
     (dict(tr_factor=float("inf")), "tr_factor"),
     (dict(variant="mean"), "variant"),
     (dict(refine="yes"), "refine"),
+    (dict(bound_data="test"), "bound_data"),
     (dict(random_state=-1), "random_state"),
     (dict(folds=np.zeros(10, int)), "folds"),
     (dict(folds=np.zeros(100, int)), "folds"),

@@ -141,14 +141,17 @@ def _heap_pop(heap, size, node_lb, node_lt):
 
 
 @njit(cache=True, nogil=True)
-def _grow_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k, max_splits, min_node_size):
+def _grow_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k, max_splits, min_node_size,
+               bound_on_tree):
     """One fold of one pass of Algorithm 1 (lines 5-16 with ``delta`` given).
 
     ``bins`` (n, m) uint8, ``s`` (n,) uint8, ``n_values`` (m,) int64, ``tree_rows`` and
-    ``est_rows`` int64 row indices (non-empty). Returns ``(c_best, c_most_promising,
-    n_splits, split_features)``: the ``"max"`` estimate, the ``"most_promising"``
-    estimate of the same tree, the number of splits and the attribute of each split in
-    order (-1 padded to ``max_splits``)."""
+    ``est_rows`` int64 row indices (non-empty). ``bound_on_tree`` False: every child's
+    ``c_low`` from its estimation rows (Algorithm 1 line 14); True: from its tree rows
+    (the authors' released code; ``bound_data="tree"`` in :mod:`pu_lib.prior.tice`).
+    Returns ``(c_best, c_most_promising, n_splits, split_features)``: the ``"max"``
+    estimate, the ``"most_promising"`` estimate of the same tree, the number of splits
+    and the attribute of each split in order (-1 padded to ``max_splits``)."""
     n_feat = bins.shape[1]
     max_nv = 1
     n_usable = 0
@@ -311,16 +314,22 @@ def _grow_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k, max_sp
             lt = cnt_l[off + v]
             te_v = cnt_e[v]
             le_v = cnt_el[v]
-            if te_v >= min_node_size:
-                c_low = _bound(le_v, te_v, c_prior, delta)
+            if bound_on_tree:
+                bl = lt
+                bt = tt
+            else:
+                bl = le_v
+                bt = te_v
+            if bt >= min_node_size:
+                c_low = _bound(bl, bt, c_prior, delta)
                 if c_low > c_best:
                     c_best = c_low
             if tt > 0:
                 lb_t = _bound(lt, tt, c_prior, delta)
                 if lb_t > mp_lb:
                     mp_lb = lb_t
-                    mp_le = le_v
-                    mp_te = te_v
+                    mp_le = bl
+                    mp_te = bt
                 if tt >= min_node_size and 0 < lt < tt and depth < n_usable:
                     c = n_nodes
                     n_nodes += 1

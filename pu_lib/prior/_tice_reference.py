@@ -34,10 +34,11 @@ def _n_labeled(rows, s):
 
 
 def reference_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k=5.0, max_splits=500,
-                   min_node_size=10):
+                   min_node_size=10, bound_data="estimation"):
     """One fold of one pass (Algorithm 1 lines 6-16). ``bins`` is a list of per-row lists
-    of bin values, ``s`` a list of 0/1. Returns ``(c_best, c_most_promising, n_splits,
-    split_features)``."""
+    of bin values, ``s`` a list of 0/1. ``bound_data``: the rows of a child its ``c_low``
+    is computed on, ``"estimation"`` (line 14) or ``"tree"`` (the authors' released
+    code). Returns ``(c_best, c_most_promising, n_splits, split_features)``."""
     usable = [a for a in range(len(n_values)) if n_values[a] >= 2]
     T_e = len(est_rows)
     L_e = _n_labeled(est_rows, s)
@@ -94,14 +95,15 @@ def reference_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k=5.0
                 "used": node["used"] | {best_a},
             }
             child["L_tree"] = _n_labeled(child["tree"], s)
-            T_child_e = len(child["est"])
-            L_child_e = _n_labeled(child["est"], s)
-            if T_child_e >= min_node_size:
-                c_best = max(c_best, reference_bound(L_child_e, T_child_e, c_prior, delta))
+            bound_rows = child["tree"] if bound_data == "tree" else child["est"]
+            T_child_b = len(bound_rows)
+            L_child_b = _n_labeled(bound_rows, s)
+            if T_child_b >= min_node_size:
+                c_best = max(c_best, reference_bound(L_child_b, T_child_b, c_prior, delta))
             if child["tree"]:
                 lb = reference_bound(child["L_tree"], len(child["tree"]), c_prior, delta)
                 if lb > most_promising["lb"]:
-                    most_promising = {"lb": lb, "L_est": L_child_e, "T_est": T_child_e}
+                    most_promising = {"lb": lb, "L_est": L_child_b, "T_est": T_child_b}
                 if eligible(child):
                     heapq.heappush(queue, (-lb, -child["L_tree"], seq, child))
                     seq += 1
@@ -113,7 +115,7 @@ def reference_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k=5.0
 
 
 def tice_reference(bins, s, n_values, folds, k=5.0, max_splits=500, min_node_size=10, delta=None,
-                   tr_factor=1.0, variant="max", refine=True):
+                   tr_factor=1.0, variant="max", refine=True, bound_data="estimation"):
     """Algorithm 1 (two passes unless ``refine=False``) on pre-binned data.
 
     ``bins``: (n, m) array-like of small ints; ``s``: n values 0/1; ``n_values``: values
@@ -141,7 +143,7 @@ def tice_reference(bins, s, n_values, folds, k=5.0, max_splits=500, min_node_siz
         c_folds, feats, nsplits = [], [], []
         for (tree, est), d in zip(rows, deltas):
             c_max, c_mp, n_splits, split_features = reference_fold(
-                bins, s, n_values, tree, est, c_prior, d, float(k), max_splits, min_node_size)
+                bins, s, n_values, tree, est, c_prior, d, float(k), max_splits, min_node_size, bound_data)
             c_folds.append(c_mp if variant == "most_promising" else c_max)
             feats.append(split_features)
             nsplits.append(n_splits)
