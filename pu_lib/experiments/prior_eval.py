@@ -17,7 +17,7 @@ their hidden classes ``y_tr``. Every alpha-like column says which quantity it is
   ``prior_evaluation.bootstrap_methods``, default all), the stratified-bootstrap
   percentile interval (:func:`pu_lib.prior.bootstrap.bootstrap_ci`, ``B`` refits, level
   ``bootstrap_confidence``, default 0.95; resampling plan ``bootstrap_resampling``,
-  default ``"bootstrap"``) of each estimate: ``alpha_u_ci_low`` /
+  default ``"half"``) of each estimate: ``alpha_u_ci_low`` /
   ``alpha_u_ci_high``, ``prior_ci_low`` / ``prior_ci_high``, ``c_ci_low`` /
   ``c_ci_high``, with ``alpha_u_boot_mean`` (the mean of the bootstrap estimates of
   alpha_u; far from ``alpha_u_hat`` it flags a resampling artefact, see
@@ -82,12 +82,12 @@ def prior_row(est, cell, fit_kwargs: dict, task: dict) -> dict:
                              f"{sorted(fit_kwargs)}, which the bootstrap refits cannot pass")
         row.update(bootstrap_columns(est, X_tr, s_tr, int(pe["bootstrap"]), float(pe.get("bootstrap_confidence", 0.95)),
                                      derive_seed(task["seed"], "bootstrap"),
-                                     pe.get("bootstrap_resampling", "bootstrap")))
+                                     pe.get("bootstrap_resampling", "half")))
     return row
 
 
 def bootstrap_columns(est, X, s, n_resamples: int, confidence: float, seed: int,
-                      resampling: str = "bootstrap") -> dict:
+                      resampling: str = "half") -> dict:
     """The bootstrap columns of a result row (see the module docstring) for the prior
     estimator ``est`` (cloned, refitted ``n_resamples`` times on one thread)."""
     from pu_lib.prior.bootstrap import bootstrap_ci

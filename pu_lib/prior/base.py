@@ -190,7 +190,7 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         return population_prior(self, scenario)
 
     def bootstrap_ci(self, X, s, n_resamples: int = 200, confidence: float = 0.95, random_state=None,
-                     n_jobs=None, resampling: str = "bootstrap"):
+                     n_jobs=None, resampling: str = "half"):
         """Bootstrap percentile intervals of this estimator's ``alpha_``, ``prior_`` and
         ``c_`` on ``(X, s)``: :func:`pu_lib.prior.bootstrap.bootstrap_ci` with ``self`` as
         the estimator (cloned; ``self`` is not fitted or modified)."""
