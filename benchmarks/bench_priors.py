@@ -16,13 +16,25 @@ subclass), 100 features and U in ``--sizes`` (default 10k / 50k / 100k; paper Ta
 
 Per-example times are fit seconds / (|P| + |U|).
 
+With ``--authors-python PY --authors-src DIR`` (a Python with the authors' dependencies and a
+checkout of ``unmtransinfo/PULSNAR``; see ``benchmarks/authors_pulsnar.py``), the authors'
+PULSCAR and PULSNAR run on the same data with the settings of their synthetic-data examples
+(which are our defaults), with the same number of threads, and the ratio authors / ours is
+printed; ``--example-alphas 0.1 0.3 0.5`` adds their example size (2,000 labeled in 5
+subclasses, 6,000 unlabeled, 50 features; SCAR data for PULSCAR, SNAR for PULSNAR).
+
 Usage: ``python benchmarks/bench_priors.py [--sizes 10000 50000 100000] [--frac 0.2]
-[--repeat 1] [--no-reference] [--n-jobs 2] [--max-depth 4]``
+[--repeat 1] [--no-reference] [--n-jobs 2] [--authors-python PY --authors-src DIR]
+[--example-alphas A ...]``
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
+import tempfile
 import time
 
 import numpy as np
@@ -43,21 +55,54 @@ def best_time(fn, repeat):
     return best, out
 
 
+def authors_run(args, X, s, mode):
+    """(seconds, alpha, n_clusters) of the authors' code on (X, s), or None without it."""
+    if not args.authors_python:
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "data.npz")
+        np.savez(path, X=np.asarray(X, dtype=float), s=np.asarray(s))
+        cmd = [args.authors_python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "authors_pulsnar.py"),
+               path, mode, "--src", args.authors_src, "--n-jobs", str(args.n_jobs)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+    r = json.loads(out)
+    return r["seconds"], r["alpha"], r.get("n_clusters")
+
+
+def side_by_side(args, label, X, s, alpha, mode, cls, paper_seconds=None):
+    """Fit ours (best of --repeat), run the authors' code if configured, print one row."""
+    t, est = best_time(lambda: cls(random_state=0, n_jobs=args.n_jobs).fit(X, s), args.repeat)
+    extra = f"{est.n_clusters_} clusters" if mode == "pulsnar" else ""
+    a = authors_run(args, X, s, mode)
+    if a is not None:
+        extra += (f"  authors: {a[0]:.2f} s, alpha {a[1]:.3f}" + (f", {a[2]} clusters" if a[2] else "")
+                  + f"; authors / ours {a[0] / t:.1f}x")
+    p = paper_seconds if paper_seconds else float("nan")
+    print(f"{label:>7} {cls.__name__:<9} {alpha:6.3f} {est.alpha_:6.3f} {t:8.2f} {1e3 * t / X.shape[0]:7.3f} "
+          f"{p:8.2f} {p / t:8.1f}  {extra}", flush=True)
+    return t, est
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="+", default=[10_000, 50_000, 100_000])
     ap.add_argument("--frac", type=float, default=0.2)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--n-jobs", type=int, default=2)
-    ap.add_argument("--max-depth", type=int, default=4, help="XGBoost depth (4: the authors' per-dataset configs)")
+    ap.add_argument("--authors-python", default=None, help="a Python that can run the authors' code")
+    ap.add_argument("--authors-src", default=None, help="a checkout of unmtransinfo/PULSNAR")
+    ap.add_argument("--example-alphas", type=float, nargs="*", default=[],
+                    help="also run the authors' example size at these alphas")
     ap.add_argument("--no-reference", action="store_true", help="skip the slow plain-Python TIcE")
     ap.add_argument("--reference-max-u", type=int, default=50_000,
                     help="run the plain-Python TIcE only up to this U (it takes ~0.4 ms per example)")
     args = ap.parse_args(argv)
+    if bool(args.authors_python) != bool(args.authors_src):
+        ap.error("--authors-python and --authors-src go together")
 
     from scipy import stats as st
 
-    from pu_lib.datasets.synthetic import make_pulsnar_snar
+    from pu_lib.datasets.synthetic import make_pulsnar_scar, make_pulsnar_snar
     from pu_lib.prior import PULSCAR, PULSNAR, TIcE
     from pu_lib.prior._beta_density import beta_kernel_density
     from pu_lib.prior._tice_reference import tice_reference
@@ -69,6 +114,12 @@ def main(argv=None) -> None:
 
     print(f"{'U':>7} {'method':<9} {'alpha':>6} {'est.':>6} {'seconds':>8} {'ms/ex':>7} "
           f"{'paper s':>8} {'ratio':>8}  note")
+    for a in args.example_alphas:  # the authors' example size: P 2,000 (5 subclasses), U 6,000, 50 features
+        for mode, gen, cls in (("pulscar", make_pulsnar_scar, PULSCAR), ("pulsnar", make_pulsnar_snar, PULSNAR)):
+            d = gen(a, random_state=0)
+            s = d.meta["recipe_s"].to_numpy()
+            side_by_side(args, "6000", np.asarray(d.X, dtype=float), s, float((d.target[s == 0] > 0).mean()),
+                         mode, cls)
     for n_u in args.sizes:
         d = make_pulsnar_snar(args.frac, n_labeled_per_subclass=1000, n_unlabeled=n_u, n_features=100,
                               random_state=0)
@@ -92,13 +143,8 @@ def main(argv=None) -> None:
         print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {t_ours:8.2f} {1e3 * t_ours / n:7.3f} "
               f"{p if p else float('nan'):8.2f} {(p / t_ours) if p else float('nan'):8.1f}  {note}")
 
-        for name, cls in (("PULSCAR", PULSCAR), ("PULSNAR", PULSNAR)):
-            t, est = best_time(lambda: cls(random_state=0, n_jobs=args.n_jobs, max_depth=args.max_depth).fit(X, s),
-                               args.repeat)
-            p = paper.get(name)
-            extra = f"{est.n_clusters_} clusters" if name == "PULSNAR" else ""
-            print(f"{n_u:>7} {name:<9} {alpha:6.3f} {est.alpha_:6.3f} {t:8.2f} {1e3 * t / n:7.3f} "
-                  f"{p if p else float('nan'):8.2f} {(p / t) if p else float('nan'):8.1f}  {extra}")
+        for mode, cls in (("pulscar", PULSCAR), ("pulsnar", PULSNAR)):
+            side_by_side(args, str(n_u), X, s, alpha, mode, cls, paper.get(cls.__name__))
 
     # beta kernel density: ours vs scipy.stats.beta.pdf evaluated per grid point
     rng = np.random.default_rng(0)
