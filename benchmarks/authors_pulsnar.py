@@ -1,6 +1,7 @@
 """Run the PULSNAR authors' code (Kumar & Lambert 2024, ``unmtransinfo/PULSNAR``) on one
 ``.npz`` data set, with the settings of their synthetic-data example scripts, and print one
-JSON line ``{"mode", "alpha", "seconds", "n_clusters"}``. Used by ``bench_priors.py
+JSON line ``{"mode", "alpha", "seconds", "cpu_seconds", "n_clusters"}`` (wall and
+process CPU time of the ``pulsnar()`` call). Used by ``bench_priors.py
 --authors-python`` to time and compare their code beside ours on the same data.
 
 Setup (outside this repository; their code is not vendored)::
@@ -100,13 +101,14 @@ def run(data: str, mode: str, src: str, n_jobs: int | None = None) -> dict:
         Xs, ss, ids = shuffle(X, s, np.arange(s.shape[0]), random_state=0)
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.process_time()
             res = est.pulsnar(Xs, ss, tru_label=ss.copy(), rec_list=ids)
-            seconds = time.perf_counter() - t0
+            seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     finally:
         os.chdir(cwd)
         shutil.rmtree(work, ignore_errors=True)
-    out = {"mode": mode, "alpha": float(res["estimated_alpha"]), "seconds": round(seconds, 3)}
+    out = {"mode": mode, "alpha": float(res["estimated_alpha"]), "seconds": round(seconds, 3),
+           "cpu_seconds": round(cpu, 3)}
     m = re.search(r"Number of clusters in the positive set:\s*(\d+)", printed.getvalue())
     if m:
         out["n_clusters"] = int(m.group(1))
