@@ -210,10 +210,9 @@ def test_bug1_tice_splits_and_estimates_above_labeled_fraction():
     assert abs(est.prior_ - y.mean()) < 0.1
 
 
-def test_bug2_estimation_never_uses_tree_fold_labels():
-    # region x0 >= 0.75 is fully labeled in fold 0 but has no labeled rows in fold 1.
-    # In fold 0 (tree = fold 0, estimation = fold 1) the tree finds the region, but its
-    # bound must come from fold 1's rows (L = 0), not from the tree fold's (L = T).
+def _region_labeled_in_fold_0_only():
+    """Two folds; the region x0 >= 0.75 is fully labeled in fold 0 and unlabeled in fold 1,
+    elsewhere 20% of the rows are labeled."""
     rng = np.random.default_rng(4)
     n = 2000
     X = rng.random((n, 2))
@@ -222,6 +221,14 @@ def test_bug2_estimation_never_uses_tree_fold_labels():
     s = (rng.random(n) < 0.2).astype(int)
     s[region & (folds == 0)] = 1
     s[region & (folds == 1)] = 0
+    return X, s, folds
+
+
+def test_bug2_estimation_never_uses_tree_fold_labels():
+    # region x0 >= 0.75 is fully labeled in fold 0 but has no labeled rows in fold 1.
+    # In fold 0 (tree = fold 0, estimation = fold 1) the tree finds the region, but its
+    # bound must come from fold 1's rows (L = 0), not from the tree fold's (L = T).
+    X, s, folds = _region_labeled_in_fold_0_only()
     est = TIcE(folds=folds, refine=False).fit(X, s)
     assert est.n_splits_[0] > 0
     # every subset of fold 1 has L/T around 0.2 or less, so its bounds stay below 0.3;
@@ -241,14 +248,8 @@ def test_bound_data_tree_computes_bounds_on_the_tree_rows():
     # the data of test_bug2: with bound_data="tree" (the authors' released code) fold 0's
     # region is bounded on its tree rows, all labeled, so c_low is close to 1; the fold's
     # estimate starts from L/T of the estimation data all the same (Algorithm 1 line 6)
-    rng = np.random.default_rng(4)
-    n = 2000
-    X = rng.random((n, 2))
-    folds = np.r_[np.zeros(n // 2, int), np.ones(n // 2, int)]
-    region = X[:, 0] >= 0.75
-    s = (rng.random(n) < 0.2).astype(int)
-    s[region & (folds == 0)] = 1
-    s[region & (folds == 1)] = 0
+    X, s, folds = _region_labeled_in_fold_0_only()
+    n, region = X.shape[0], X[:, 0] >= 0.75
     est = TIcE(folds=folds, refine=False).fit(X, s)
     tree = TIcE(folds=folds, refine=False, bound_data="tree").fit(X, s)
     # same trees: the option changes which rows are counted, not how the tree grows
