@@ -20,6 +20,24 @@ include: "workflow/rules/figures.smk"
 include: "workflow/rules/targets.smk"
 
 
+# Rules that take about a second each run on the submit host with a cluster executor
+# (e.g. --profile config/profiles/slurm), never as cluster jobs: the label index files,
+# the aggregate and everything drawn from it. `dataset` too, as compute nodes often have no
+# internet for its downloads. fit_eval, importance_maps and half_moons are cluster jobs.
+localrules:
+    all,
+    dataset,
+    labels,
+    aggregate,
+    tables,
+    stats,
+    prior_estimates,
+    curves,
+    sweep,
+    calibration_curves,
+    classification_with_prior,
+
+
 rule all:
     input:
         all_outputs(),
