@@ -125,6 +125,36 @@ def limit_threads(n: int = 1):
         yield
 
 
+def exit_with_parent(poll_seconds: float = 1.0, exit_code: int = 70):
+    """Tie this process to its parent's lifetime: a daemon thread polls the parent's pid
+    and ends the process (``os._exit(exit_code)``) once the parent has died (the process
+    was re-parented). Returns the thread, or None when the process has no parent to watch
+    (already orphaned).
+
+    Workflow jobs call this before they start Dask: when Snakemake is killed with SIGKILL,
+    its job processes are not signalled and would run to the end; with this they stop
+    within ``poll_seconds``, and the workers of their LocalCluster, which watch their own
+    parent (distributed's nanny), stop with them. Nothing half-written remains because
+    outputs are only renamed into place at the end (:func:`pu_lib._io.write_parquet_atomic`).
+    """
+    import threading
+    import time
+
+    parent = os.getppid()
+    if parent <= 1:
+        return None
+
+    def watch():
+        while True:
+            time.sleep(poll_seconds)
+            if os.getppid() != parent:
+                os._exit(exit_code)
+
+    thread = threading.Thread(target=watch, name="pu_lib-exit-with-parent", daemon=True)
+    thread.start()
+    return thread
+
+
 @contextlib.contextmanager
 def dask_client(threads: int = 1, mem_mb: int | None = None, scheduler_address: str | None = None,
                 processes: bool | None = None):

@@ -33,6 +33,7 @@ import pandas as pd
 
 from pu_lib import __version__
 from pu_lib._io import write_parquet_atomic
+from pu_lib._logging import Progress
 from pu_lib._seeding import derive_seed
 
 log = logging.getLogger("pu_lib.experiments.runner")
@@ -427,25 +428,34 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
 def fit_eval(spec: dict, dataset_path: str | None, labels_path: str, client=None, progress: bool = True) -> pd.DataFrame:
     """Run all repetitions of one cell, on ``client`` (Dask) if given, else in-process.
 
+    ``progress``: log ``done / total`` repetitions with an estimate of the time left
+    (:class:`pu_lib._logging.Progress`; also on the terminal of an interactive run).
     Returns the result rows sorted by repetition (identical whatever the worker count).
+    Paths are made absolute before they go into the tasks: the workers of an external
+    scheduler (``dask.scheduler_address``) run in their own working directory; they need
+    the same file system (a cluster's shared one).
     """
     labels = pd.read_parquet(labels_path)
+    if dataset_path is not None:  # workers of an external scheduler have their own working directory
+        dataset_path = str(Path(dataset_path).resolve())
     tasks = build_tasks(spec, dataset_path, labels)
+    cell = f"{spec['experiment']}/{spec['dataset']['id']}/{spec['setting_id']}/{spec['method']}"
+    report = Progress(len(tasks), cell) if progress else None
     if client is None:
-        rows = [run_repetition(t) for t in tasks]
+        rows = []
+        for t in tasks:
+            rows.append(run_repetition(t))
+            if report is not None:
+                report.update()
     else:
         from distributed import as_completed
 
         futures = client.map(run_repetition, tasks, pure=False)
-        done = as_completed(futures)
-        if progress:
-            from tqdm import tqdm
-
-            done = tqdm(done, total=len(futures), desc=f"{spec['dataset']['id']}/{spec['setting_id']}/{spec['method']}",
-                        mininterval=1.0)
-        for fut in done:
+        for fut in as_completed(futures):
             if fut.status == "error":
                 fut.result()  # re-raise the task's exception here
+            if report is not None:
+                report.update()
         rows = client.gather(futures)
     df = pd.DataFrame(rows).sort_values("rep", kind="stable").reset_index(drop=True)
     return df

@@ -6,10 +6,11 @@ and re-import the main module (as ``__mp_main__``), which must not run the job a
 def main(smk):
     from pu_lib._io import write_parquet_atomic
     from pu_lib._logging import log_to_file
-    from pu_lib.distributed import dask_client
+    from pu_lib.distributed import dask_client, exit_with_parent
     from pu_lib.experiments.runner import fit_eval
 
     log = log_to_file(smk.log[0])
+    exit_with_parent()  # a killed Snakemake takes this job and its Dask workers with it
     spec = smk.params.spec
     data = smk.input.data[0] if len(smk.input.data) else None
     with dask_client(

@@ -1,0 +1,272 @@
+"""Dask beyond one process (issue 15): the workflow against a real scheduler and workers
+started as separate processes with the ``dask scheduler`` / ``dask worker`` command line,
+a worker killed with SIGKILL in the middle of a repetition set, and a Snakemake process
+killed with SIGKILL in the middle of a fit job.
+
+Everything runs for real: real processes, real signals, the real workflow.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import yaml
+from conftest import REPO, run_snakemake
+
+pytestmark = pytest.mark.workflow
+
+DASK = Path(sys.executable).parent / "dask"
+TIMING = ["fit_seconds", "predict_seconds"]
+
+CFG = {
+    "seed": 5,
+    "cache_dir": ".cache/pu_lib",
+    "dask": {"threads": 2, "mem_mb": 2000},
+    "methods": {
+        # a forest whose repetitions take a few seconds each on one core, so that a worker
+        # can be killed while it holds one
+        "pu_et": {"method": "pu_extra_trees", "params": {"n_estimators": 150, "prior": True}},
+        "naive_lr": {"method": "naive", "base": "logistic_regression"},
+    },
+    "experiments": {
+        "procs": {
+            "datasets": ["digits"],
+            "settings": [{"mechanism": "scar_c", "c": 0.3}],
+            "split": {"test_size": 0.3},
+            "methods": ["pu_et", "naive_lr"],
+            "repetitions": 6,
+            "metrics": ["f1", "auc_roc"],
+            "report": {"groupings": []},
+        },
+    },
+}
+
+
+def write_config(workdir: Path, cfg: dict) -> None:
+    (workdir / "config").mkdir(parents=True, exist_ok=True)
+    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
+
+
+def fits(workdir: Path) -> pd.DataFrame:
+    files = sorted((workdir / "results" / "fits").rglob("*.parquet"))
+    assert files, f"no fit results in {workdir}"
+    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
+    return df.drop(columns=[c for c in TIMING if c in df.columns]).sort_values(
+        ["method", "rep"], kind="stable").reset_index(drop=True)
+
+
+def worker_env() -> dict:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    env.update({k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")})
+    return env
+
+
+class DaskProcesses:
+    """A scheduler and workers started with the ``dask`` command line, each its own
+    process; :meth:`close` terminates them all."""
+
+    def __init__(self, tmp_path: Path, n_workers: int = 2, nanny: bool = True):
+        self.file = tmp_path / "scheduler.json"
+        self.procs = []
+        self.logs = tmp_path
+        self._start([str(DASK), "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                     "--scheduler-file", str(self.file)], "scheduler")
+        deadline = time.monotonic() + 60
+        while not self.file.exists():
+            if time.monotonic() > deadline:
+                self.close()
+                raise AssertionError("dask scheduler did not write its scheduler file:\n" + self.log("scheduler"))
+            time.sleep(0.2)
+        self.workers = []
+        for i in range(n_workers):
+            cmd = [str(DASK), "worker", "--scheduler-file", str(self.file), "--nthreads", "1", "--nworkers", "1",
+                   "--memory-limit", "2GB", "--no-dashboard", "--name", f"w{i}"]
+            if not nanny:
+                cmd.append("--no-nanny")
+            self.workers.append(self._start(cmd, f"worker{i}"))
+        from distributed import Client
+
+        self.client = Client(scheduler_file=str(self.file), timeout="60s")
+        self.client.wait_for_workers(n_workers, timeout=120)
+        self.address = self.client.scheduler.address
+
+    def _start(self, cmd, name):
+        log = open(self.logs / f"{name}.log", "w")  # noqa: SIM115 - closed with the process
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=worker_env())
+        self.procs.append((proc, log))
+        return proc
+
+    def log(self, name) -> str:
+        return (self.logs / f"{name}.log").read_text()
+
+    def close(self):
+        client = getattr(self, "client", None)
+        if client is not None:
+            client.close()
+        for proc, _ in reversed(self.procs):
+            if proc.poll() is None:
+                proc.terminate()
+        for proc, log in self.procs:
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+            log.close()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    """The reference: the same config with a LocalCluster per job."""
+    wd = tmp_path_factory.mktemp("local")
+    write_config(wd, CFG)
+    run_snakemake(wd, "--cores", "2")
+    return fits(wd)
+
+
+def with_scheduler(address: str) -> dict:
+    cfg = yaml.safe_load(yaml.safe_dump(CFG))
+    cfg["dask"]["scheduler_address"] = address
+    return cfg
+
+
+def test_scheduler_and_two_worker_processes_give_the_local_results(tmp_path, local_run):
+    logs = tmp_path / "dask-logs"
+    logs.mkdir()
+    cluster = DaskProcesses(logs)
+    try:
+        wd = tmp_path / "wd"
+        write_config(wd, with_scheduler(cluster.address))
+        run_snakemake(wd, "--cores", "2")
+        # both worker processes ran repetitions (the scheduler spread the tasks over them)
+        counts = cluster.client.run(lambda dask_worker: dask_worker.state.executed_count)
+        assert len(counts) == 2 and all(n > 0 for n in counts.values()), counts
+        # every fit job used the external scheduler, not a LocalCluster of its own
+        for log in (wd / "logs" / "fit_eval").rglob("*.log"):
+            text = log.read_text()
+            assert cluster.address in text, text
+            assert "6/6 repetitions done" in text, text  # progress lines in the job's log
+    finally:
+        cluster.close()
+    pd.testing.assert_frame_equal(fits(wd), local_run)
+
+
+def test_killed_worker_mid_repetitions_gives_identical_results(tmp_path, local_run):
+    """SIGKILL one of two workers (no nanny, so it stays dead) while it runs a repetition:
+    the scheduler re-runs that repetition on the other worker (a task whose worker dies is
+    retried up to ``distributed.scheduler.allowed-failures`` times, 3 by default) and the
+    job's results equal the local run's."""
+    logs = tmp_path / "dask-logs"
+    logs.mkdir()
+    cluster = DaskProcesses(logs, nanny=False)
+    wd = tmp_path / "wd"
+    write_config(wd, with_scheduler(cluster.address))
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    snake = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(wd),
+                              "--cores", "1"], cwd=wd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True)
+    try:
+        pids = cluster.client.run(os.getpid)  # worker address -> process id
+        victim = None
+        deadline = time.monotonic() + 300
+        while victim is None and time.monotonic() < deadline and snake.poll() is None:
+            executing = cluster.client.run(
+                lambda dask_worker: [str(k) for k, ts in dask_worker.state.tasks.items() if ts.state == "executing"])
+            for addr, keys in executing.items():
+                if any(k.startswith("run_repetition") for k in keys):
+                    victim = (addr, pids[addr], keys)
+                    break
+            time.sleep(0.05)
+        assert victim is not None, "no repetition was seen running on a worker"
+        addr, pid, keys = victim
+        os.kill(pid, signal.SIGKILL)
+        out, _ = snake.communicate(timeout=600)
+    finally:
+        if snake.poll() is None:
+            snake.kill()
+        cluster.close()
+    assert snake.returncode == 0, out
+    # the worker died holding a running repetition; the scheduler removed it and the
+    # repetition was run again elsewhere
+    assert any(p.pid == pid and p.returncode == -signal.SIGKILL for p, _ in cluster.procs)
+    assert f"Remove worker addr: {addr}" in cluster.log("scheduler")
+    pd.testing.assert_frame_equal(fits(wd), local_run)
+
+
+def _descendants(pid: int) -> set[int]:
+    out = subprocess.run(["ps", "-eo", "pid=,ppid="], capture_output=True, text=True).stdout
+    children: dict[int, list[int]] = {}
+    for line in out.splitlines():
+        p, pp = map(int, line.split())
+        children.setdefault(pp, []).append(p)
+    found, todo = set(), [pid]
+    while todo:
+        for c in children.get(todo.pop(), []):
+            if c not in found:
+                found.add(c)
+                todo.append(c)
+    return found
+
+
+def _alive(pids) -> set[int]:
+    alive = set()
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as fh:
+                if fh.read().split(")")[-1].split()[0] != "Z":
+                    alive.add(p)
+        except FileNotFoundError:
+            pass
+    return alive
+
+
+@pytest.mark.skipif(not Path("/proc").exists(), reason="needs /proc to follow the process tree")
+def test_sigkilled_snakemake_leaves_no_dask_process_and_the_next_run_resumes(tmp_path, local_run):
+    wd = tmp_path / "wd"
+    write_config(wd, CFG)
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    snake = subprocess.Popen([sys.executable, "-m", "snakemake", "-s", str(REPO / "Snakefile"), "-d", str(wd),
+                              "--cores", "2"], cwd=wd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        # wait until a fit_eval job runs with its LocalCluster workers (job + >= 2 children)
+        deadline = time.monotonic() + 300
+        tree: set[int] = set()
+        while time.monotonic() < deadline and snake.poll() is None:
+            tree = _descendants(snake.pid)
+            jobs = [p for p in tree if "fit_eval" in Path(f"/proc/{p}/cmdline").read_text(errors="replace")] \
+                if tree else []
+            if jobs and len(_descendants(jobs[0])) >= 2:
+                time.sleep(1.0)
+                tree = _descendants(snake.pid)
+                break
+            time.sleep(0.1)
+        assert snake.poll() is None, "the workflow finished before a fit job could be caught"
+        assert tree, "no child process of snakemake was seen"
+        os.kill(snake.pid, signal.SIGKILL)
+        snake.wait()
+        deadline = time.monotonic() + 60
+        while _alive(tree) and time.monotonic() < deadline:
+            time.sleep(0.5)
+        left = _alive(tree)
+        assert not left, {p: Path(f"/proc/{p}/cmdline").read_text(errors="replace") for p in left}
+    finally:
+        if snake.poll() is None:
+            snake.kill()
+    # nothing half-written: every fit file present is a complete one
+    for f in (wd / "results" / "fits").rglob("*.parquet"):
+        pd.read_parquet(f)
+    # resume with the documented commands: unlock (the killed run left its lock) and rerun
+    run_snakemake(wd, "--unlock")
+    run_snakemake(wd, "--cores", "2", "--rerun-incomplete")
+    pd.testing.assert_frame_equal(fits(wd), local_run)
+    summary = json.dumps(sorted(p.name for p in (wd / "results" / "fits").rglob("*.parquet")))
+    assert "pu_et.parquet" in summary and "naive_lr.parquet" in summary
