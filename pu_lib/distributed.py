@@ -125,6 +125,18 @@ def limit_threads(n: int = 1):
         yield
 
 
+def _peak_rss_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
+
+
+def worker_peak_rss_mb(client) -> dict[str, float]:
+    """Peak resident memory (MB, ``ru_maxrss``) of every worker process of ``client``,
+    by worker address; for the logs of workflow jobs and the scaling benchmark."""
+    return dict(sorted(client.run(_peak_rss_mb).items()))
+
+
 def exit_with_parent(poll_seconds: float = 1.0, exit_code: int = 70):
     """Tie this process to its parent's lifetime: a daemon thread polls the parent's pid
     and ends the process (``os._exit(exit_code)``) once the parent has died (the process

@@ -6,7 +6,7 @@ and re-import the main module (as ``__mp_main__``), which must not run the job a
 def main(smk):
     from pu_lib._io import write_parquet_atomic
     from pu_lib._logging import log_to_file
-    from pu_lib.distributed import dask_client, exit_with_parent
+    from pu_lib.distributed import dask_client, exit_with_parent, worker_peak_rss_mb
     from pu_lib.experiments.runner import fit_eval
 
     log = log_to_file(smk.log[0])
@@ -21,6 +21,8 @@ def main(smk):
     ) as client:
         log.info("dask client: %s", client)
         df = fit_eval(spec, data, smk.input.labels, client=client)
+        peaks = {addr: round(mb) for addr, mb in worker_peak_rss_mb(client).items()}
+        log.info("peak resident memory per worker (MB): %s", peaks)
     write_parquet_atomic(df, smk.output[0])
     log.info("wrote %d result rows to %s", len(df), smk.output[0])
 
