@@ -19,6 +19,7 @@
 # State, logs and pid files live in /var/lib/pu_lib-slurm, /var/log/pu_lib-slurm and
 # /run/pu_lib-slurm. Environment: PU_LIB_SLURM_TIMEOUT (seconds to wait for the node, 60).
 set -euo pipefail
+export PATH="$PATH:/usr/sbin:/sbin"   # slurmctld, slurmd, munged
 
 CONF=/etc/slurm/slurm.conf
 MARK="# written by pu_lib config/profiles/slurm/local_cluster.sh"
