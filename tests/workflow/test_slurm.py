@@ -7,6 +7,7 @@ Without SLURM binaries (or not as root, with no local cluster up) the tests skip
 reason; with ``PU_LIB_REQUIRE_SLURM=1`` (CI) a cluster that cannot start fails them.
 """
 
+import importlib.util
 import os
 import re
 import shutil
@@ -84,11 +85,9 @@ def slurm_cluster():
     if missing:
         unavailable(f"no SLURM on this machine ({', '.join(missing)} not found; "
                     "apt-get install slurm-wlm munge, then config/profiles/slurm/local_cluster.sh up)")
-    try:
-        import dask_jobqueue  # noqa: F401
-        import snakemake_executor_plugin_slurm  # noqa: F401
-    except ImportError as exc:
-        unavailable(f"{exc.name} is not installed (pip install -e '.[slurm]')")
+    for module in ("snakemake_executor_plugin_slurm", "dask_jobqueue"):
+        if importlib.util.find_spec(module) is None:
+            unavailable(f"{module} is not installed (pip install -e '.[slurm]')")
     status = subprocess.run(["bash", str(SCRIPT), "status"], capture_output=True, text=True)
     if status.returncode == 0:
         yield "reused"
@@ -137,7 +136,9 @@ def local_run(tmp_path_factory):
     """The reference: the same config without any executor or external scheduler."""
     wd = tmp_path_factory.mktemp("local")
     write_config(wd, TINY)
+    t0 = time.perf_counter()
     run_snakemake(wd, "--cores", "2")
+    print(f"\nlocal run (no executor): wall time {time.perf_counter() - t0:.1f} s")
     return wd
 
 
