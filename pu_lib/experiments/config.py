@@ -394,6 +394,9 @@ class Cell:
 
 
 _NOT_HASHED = ("report", "description", "paper", "paper_table")
+#: experiment fields that select cells or tables (the cell's own dataset entry and setting
+#: are fit parameters of their own) and so are left out of the per-method hash
+_NOT_IN_METHOD_HASH = _NOT_HASHED + ("datasets", "settings", "methods", "metrics")
 
 
 def _split_spec(split: dict) -> dict:
@@ -504,7 +507,7 @@ class Grid:
         spec = self.label_spec(cell.experiment, cell.dataset, cell.setting)
         spec["method"] = cell.method
         spec["method_spec"] = self.config["methods"][cell.method]
-        spec["config_hash"] = self.experiment_hash(cell.experiment)
+        spec["config_hash"] = self.method_hash(cell.experiment, cell.method)
         spec["prior_evaluation"] = self.experiments[cell.experiment]["exp"].get("prior_evaluation") or {}
         staged = self.experiments[cell.experiment]["exp"].get("staged_metrics")
         if staged:  # only when asked, so the params of other experiments stay as they were
@@ -515,9 +518,34 @@ class Grid:
         """The experiment's ``staged_metrics`` (per-round curves; rule ``curves``)."""
         return list(self.experiments[experiment]["exp"].get("staged_metrics") or [])
 
+    def method_hash(self, experiment: str, method: str) -> str:
+        """The ``config_hash`` of a method's cells (``fit_eval`` params and result rows):
+        a hash of the seed, the experiment fields that change a fit (``split``,
+        ``repetitions``, ``prior_evaluation``, ``staged_metrics``, ...), the method's name
+        (it seeds the fits) and its spec -- not of the other methods, nor of the lists
+        that only select cells or tables (``methods``, ``datasets``, ``settings``,
+        ``metrics``: result rows hold every metric) or the report fields. So changing one
+        method's parameters reruns that method's fits only. With the cell's dataset entry
+        and setting, which are fit parameters of their own, it fixes the cell's results."""
+        exp = {k: v for k, v in self.experiments[experiment]["exp"].items() if k not in _NOT_IN_METHOD_HASH}
+        exp["split"] = _split_spec(exp["split"])
+        return stable_hash({"seed": self.config["seed"], "experiment": exp, "method": method,
+                            "method_spec": self.config["methods"][method]})
+
+    def fit_code_hash(self, cell: Cell) -> str:
+        """The ``code_hash`` parameter of a ``fit_eval`` job: the pu_lib sources its
+        method runs (:func:`pu_lib.experiments.code_hash.fit_code_hash`)."""
+        from pu_lib.experiments.code_hash import fit_code_hash
+
+        exp = self.experiments[cell.experiment]["exp"]
+        return fit_code_hash(self.config["methods"][cell.method], method=cell.method,
+                             prior_evaluation=exp.get("prior_evaluation"), staged_metrics=exp.get("staged_metrics"))
+
     def experiment_hash(self, experiment: str) -> str:
         """Hash of everything that defines an experiment's results (seed, experiment
-        block, and the specs of the methods it uses)."""
+        block, and the specs of the methods it uses): the experiment's provenance in the
+        report captions and the stats JSON (rule params of tables and stats). Result rows
+        carry the per-method :meth:`method_hash`."""
         # The report block and captions do not change results, so they are not hashed.
         exp = {k: v for k, v in self.experiments[experiment]["exp"].items() if k not in _NOT_HASHED}
         exp["split"] = _split_spec(exp["split"])

@@ -96,7 +96,6 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
         y = y[keep]
         groups = groups[keep] if groups is not None else None
     if entry.get("scale") is not None or entry.get("extend") is not None:
-        from pu_lib.experiments.config import EXTEND_DEFAULTS
         from pu_lib.labeling import extend_attributes, scale_minus1_1
 
         dtype = X.dtype
@@ -106,8 +105,10 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
                     raise ValueError(f"unknown scale {entry['scale']!r}; expected 'minus1_1'")
                 X = scale_minus1_1(X)
             if entry.get("extend") is not None:
-                ext = {**EXTEND_DEFAULTS, **entry["extend"]}
-                X = extend_attributes(X, y, ext["n_correlated"], ext["n_noise"], ext["flip"],
+                # keys left out take extend_attributes' defaults, which are the config's
+                # EXTEND_DEFAULTS (pu_lib.experiments.config; a test checks they agree)
+                ext = {k: entry["extend"][k] for k in ("n_correlated", "n_noise", "flip") if k in entry["extend"]}
+                X = extend_attributes(X, y, **ext,
                                       random_state=derive_seed(0, entry["name"], entry["positive"], "extend"))
         except ValueError as exc:
             raise ValueError(f"dataset {entry.get('id', entry['name'])!r}: {exc}") from None
@@ -360,7 +361,9 @@ class RepetitionData:
 
 def base_row(task: dict, entry: dict, lab: dict, n_train: int, n_labeled: int) -> dict:
     """The columns every result row has: where it comes from (experiment, data set,
-    setting, method and their parameters), seeds, config hash and package version."""
+    setting, method and their parameters), seeds, config hash (per method,
+    :meth:`pu_lib.experiments.config.Grid.method_hash`), package version and code hash
+    (:mod:`pu_lib.experiments.code_hash`; None when the caller gives none)."""
     return {
         "experiment": task["experiment"],
         "dataset": entry["id"],
@@ -380,6 +383,7 @@ def base_row(task: dict, entry: dict, lab: dict, n_train: int, n_labeled: int) -
         "label_seed": int(task["label_seed"]),
         "config_hash": task["config_hash"],
         "pu_lib_version": __version__,
+        "code_hash": task.get("code_hash"),
         "evaluate_on": task["evaluate_on"],
         "n_train": int(n_train),
         "n_labeled": int(n_labeled),
@@ -403,6 +407,7 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
             "method": spec["method"],
             "method_spec": spec["method_spec"],
             "config_hash": spec["config_hash"],
+            "code_hash": spec.get("code_hash"),
             "evaluate_on": spec["split"]["evaluate_on"],
             "refit": bool(spec["split"].get("refit", False)),
             "prior_evaluation": spec.get("prior_evaluation") or {},
@@ -462,13 +467,9 @@ def fit_eval(spec: dict, dataset_path: str | None, labels_path: str, client=None
 
 
 # --------------------------------------------------------------------------- aggregate
-def aggregate(paths, out: str | None = None) -> pd.DataFrame:
-    """Concatenate result files (in sorted path order) into one frame."""
-    frames = [pd.read_parquet(p) for p in sorted(map(str, paths))]
-    if not frames:
-        raise ValueError("aggregate: no result files given")
-    df = pd.concat(frames, ignore_index=True)
-    df = df.sort_values(["experiment", "dataset", "setting", "method", "rep"], kind="stable").reset_index(drop=True)
-    if out is not None:
-        write_parquet_atomic(df, out)
-    return df
+def aggregate(paths, out: str | None = None, *, repetitions=None, cells: dict | None = None) -> pd.DataFrame:
+    """Concatenate result files (in sorted path order) into one frame, after checking
+    that each holds the cell it is named for (:func:`pu_lib.experiments.results.aggregate`)."""
+    from pu_lib.experiments.results import aggregate as checked_aggregate
+
+    return checked_aggregate(paths, out, repetitions=repetitions, cells=cells)

@@ -80,9 +80,11 @@ def test_workflow_writes_tables_with_both_methods(ran):
         assert (wd / "results" / "tables" / f"tiny.f1.per_dataset.{ext}").stat().st_size > 0
     agg = pd.read_parquet(wd / "results" / "aggregate" / "tiny.parquet")
     assert len(agg) == 2 * 2 * 2 * 3
-    for col in ("config_hash", "seed", "pu_lib_version", "f1", "auc_roc", "fit_seconds", "prior_hat"):
+    for col in ("config_hash", "code_hash", "seed", "pu_lib_version", "f1", "auc_roc", "fit_seconds", "prior_hat"):
         assert col in agg.columns
-    assert agg["config_hash"].nunique() == 1
+    # one config hash and one code hash per method (pu_lib.experiments.config.Grid.method_hash)
+    assert (agg.groupby("method")[["config_hash", "code_hash"]].nunique() == 1).all().all()
+    assert agg["config_hash"].nunique() == 2
     assert (agg["pu_lib_version"] == __import__("pu_lib").__version__).all()
     # SCAR c = 0.5 => exactly half of the training positives labeled
     scar = agg[agg["setting"] == "scar_c-c0.5"]

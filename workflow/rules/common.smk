@@ -3,6 +3,8 @@ from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger
 
 try:
+    from pu_lib.experiments.code_hash import rule_code_hash
+    from pu_lib.experiments.results import outdate_failed
     from pu_lib.experiments.config import Cell, ConfigError, Grid, validate_config
 except ImportError as exc:
     raise WorkflowError(
@@ -18,6 +20,10 @@ config.update(_validated)
 GRID = Grid(config)
 # Offline, optional datasets that are neither in the mirror nor prepared are dropped.
 for _msg in GRID.skip_messages():
+    logger.warning(_msg)
+# An aggregate whose last aggregation failed was restored by Snakemake with a new
+# modification time: date it back so that it is aggregated again (pu_lib.experiments.results).
+for _msg in outdate_failed("results/aggregate"):
     logger.warning(_msg)
 
 
@@ -153,5 +159,6 @@ report_params = dict(
     description=lambda wildcards: " ".join(GRID.experiments[wildcards.experiment]["exp"]["description"].split()),
     config_hash=lambda wildcards: GRID.experiment_hash(wildcards.experiment),
     config_files=", ".join(str(f) for f in workflow.configfiles) or "(none)",
+    code_hash=rule_code_hash("report"),
 )
 

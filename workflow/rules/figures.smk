@@ -21,6 +21,7 @@ rule importance_maps:
         options=lambda wildcards: config["importance_maps"],
         seed=config["seed"],
         config_files=", ".join(str(f) for f in workflow.configfiles) or "(none)",
+        code_hash=rule_code_hash("importance_maps"),
     threads: config["dask"]["threads"]
     resources:
         mem_mb=config["dask"]["mem_mb"],
@@ -48,6 +49,7 @@ rule half_moons:
     params:
         options=lambda wildcards: config["half_moons"],
         seed=config["seed"],
+        code_hash=rule_code_hash("half_moons"),
     log:
         "logs/half_moons/half_moons.log",
     benchmark:

@@ -6,6 +6,7 @@ rule labels:
         "results/labels/{experiment}/{dataset}/{setting}.parquet",
     params:
         spec=lambda wc: GRID.label_spec(wc.experiment, wc.dataset, wc.setting),
+        code_hash=rule_code_hash("labels"),
     log:
         "logs/labels/{experiment}/{dataset}/{setting}.log",
     benchmark:

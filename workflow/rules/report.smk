@@ -1,9 +1,13 @@
 rule aggregate:
-    """All result rows of an experiment in one Parquet."""
+    """All result rows of an experiment in one Parquet; fails naming a fit file that is
+    unreadable or does not hold the cell it is named for. update(): a failing job keeps
+    the previous aggregate (Snakemake restores it; pu_lib.experiments.results)."""
     input:
         fit_files,
     output:
-        "results/aggregate/{experiment}.parquet",
+        update("results/aggregate/{experiment}.parquet"),
+    params:
+        repetitions=lambda wc: GRID.experiments[wc.experiment]["exp"]["repetitions"],
     log:
         "logs/aggregate/{experiment}.log",
     benchmark:
@@ -107,6 +111,7 @@ rule prior_estimates:
     params:
         options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
                                 methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+        code_hash=rule_code_hash("prior_report"),
     log:
         "logs/prior_estimates/{experiment}.log",
     benchmark:
@@ -134,6 +139,7 @@ rule curves:
         csv="results/tables/{experiment}.curves_{metric}.csv",
     params:
         methods=_exp_field("methods"),
+        code_hash=rule_code_hash("curves"),
     log:
         "logs/curves/{experiment}.{metric}.log",
     benchmark:
@@ -168,6 +174,7 @@ rule sweep:
             methods=GRID.experiments[wc.experiment]["exp"]["methods"],
             settings=list(GRID.experiments[wc.experiment]["settings"]),
         ),
+        code_hash=rule_code_hash("sweep"),
     log:
         "logs/sweep/{experiment}.{sweep}.{metric}.log",
     benchmark:
@@ -195,6 +202,7 @@ rule calibration_curves:
     params:
         options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
                                 methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+        code_hash=rule_code_hash("prior_report"),
     log:
         "logs/calibration_curves/{experiment}.log",
     benchmark:
@@ -224,6 +232,7 @@ rule classification_with_prior:
     params:
         options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
                                 methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+        code_hash=rule_code_hash("prior_report"),
     log:
         "logs/classification_with_prior/{experiment}.log",
     benchmark:

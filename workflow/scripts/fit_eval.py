@@ -11,7 +11,8 @@ def main(smk):
 
     log = log_to_file(smk.log[0])
     exit_with_parent()  # a killed Snakemake takes this job and its Dask workers with it
-    spec = smk.params.spec
+    # the code hash (a rule param) goes into the result rows; jobs of an older DAG have none
+    spec = {**smk.params.spec, "code_hash": getattr(smk.params, "code_hash", None)}
     data = smk.input.data[0] if len(smk.input.data) else None
     with dask_client(
         threads=smk.threads,
