@@ -34,6 +34,7 @@ import argparse
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -115,6 +116,11 @@ def main(argv=None) -> None:
     d0 = make_pulsnar_snar(0.2, n_labeled_per_subclass=50, n_unlabeled=500, random_state=0)
     TIcE(random_state=0).fit(d0.X, d0.meta["recipe_s"].to_numpy())
 
+    from pu_lib._logging import Progress
+
+    # progress (cases done / total, time left) on stderr, the table on stdout
+    progress = Progress(2 * len(args.example_alphas) + 3 * len(args.sizes), "bench_priors", unit="cases",
+                        terminal=sys.stderr)
     print(f"{'U':>7} {'method':<9} {'alpha':>6} {'est.':>6} {'seconds':>8} {'ms/ex':>7} "
           f"{'paper s':>8} {'ratio':>8}  note")
     for a in args.example_alphas:  # the authors' example size: P 2,000 (5 subclasses), U 6,000, 50 features
@@ -123,6 +129,7 @@ def main(argv=None) -> None:
             s = d.meta["recipe_s"].to_numpy()
             side_by_side(args, "6000", np.asarray(d.X, dtype=float), s, float((d.target[s == 0] > 0).mean()),
                          mode, cls)
+            progress.update()
     for n_u in args.sizes:
         d = make_pulsnar_snar(args.frac, n_labeled_per_subclass=1000, n_unlabeled=n_u, n_features=100,
                               random_state=0)
@@ -145,9 +152,11 @@ def main(argv=None) -> None:
         p = paper.get("TIcE")
         print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {t_ours:8.2f} {1e3 * t_ours / n:7.3f} "
               f"{p if p else float('nan'):8.2f} {(p / t_ours) if p else float('nan'):8.1f}  {note}")
+        progress.update()
 
         for mode, cls in (("pulscar", PULSCAR), ("pulsnar", PULSNAR)):
             side_by_side(args, str(n_u), X, s, alpha, mode, cls, paper.get(cls.__name__))
+            progress.update()
 
     # beta kernel density: ours vs scipy.stats.beta.pdf evaluated per grid point
     rng = np.random.default_rng(0)

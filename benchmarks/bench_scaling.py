@@ -81,6 +81,7 @@ def main(argv=None):
     ap.add_argument("--synthetic", action="store_true")
     args = ap.parse_args(argv)
 
+    from pu_lib._logging import Progress
     from pu_lib.distributed import dask_client, worker_peak_rss_mb
     from pu_lib.trees import PUExtraTreesClassifier
 
@@ -95,12 +96,14 @@ def main(argv=None):
                                       use_dask=use_dask)
 
     warm_up()
+    progress = Progress(2 + len(args.workers), "bench_scaling", unit="runs", terminal=sys.stderr)
     rows, reference = [], None
     for n_jobs in (1, 2):
         secs, est = timed(lambda: forest(n_jobs, False).fit(X, s), args.repeat)
         pred = est.predict_proba(X[:5000])[:, 1]
         reference = pred if reference is None else reference
         rows.append((f"threads n_jobs={n_jobs} (no Dask)", secs, None, bool(np.array_equal(pred, reference))))
+        progress.update()
     base = None
     for n in args.workers:
         with dask_client(threads=n, mem_mb=args.mem_mb, processes=True) as client:
@@ -110,6 +113,7 @@ def main(argv=None):
         pred = est.predict_proba(X[:5000])[:, 1]
         base = secs if base is None else base
         rows.append((f"Dask LocalCluster, {n} worker{'s' * (n > 1)}", secs, peaks, bool(np.array_equal(pred, reference))))
+        progress.update()
     print()
     print("| run | fit wall s | speed-up vs 1 worker | peak RSS per worker (MB) | same forest |")
     print("|---|---|---|---|---|")
