@@ -14,6 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+__all__ = ["CASE_CONTROL", "SCENARIOS", "SINGLE_TRAINING_SET", "DegenerateFeaturesWarning", "SparseInputError",
+           "as_1d", "check_X", "check_X_s", "check_binary", "check_input_kind", "check_prior",
+           "check_probabilities", "check_sample_weight", "check_scenario", "check_varying_features",
+           "validate_pu_data", "varying_columns"]
+
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
 SINGLE_TRAINING_SET = "single_training_set"
 #: the labeled positives and the unlabeled sample are drawn separately
@@ -52,8 +57,98 @@ def check_sample_weight(sample_weight, n: int, dtype=np.float64) -> np.ndarray:
     return w
 
 
+class SparseInputError(ValueError, TypeError):
+    """Sparse ``X`` given to an estimator that needs dense input. A ``ValueError`` (the
+    library's error for bad input) and a ``TypeError`` (scikit-learn's for sparse input)."""
+
+
+class DegenerateFeaturesWarning(UserWarning):
+    """No feature of ``X`` varies among the labeled rows: a class-prior estimate then
+    rests only on how many unlabeled rows share the labeled rows' one feature vector."""
+
+
+def check_input_kind(X, name: str = "X") -> None:
+    """Reject, with a message naming the problem, inputs that a numeric conversion would
+    reject obscurely: a scipy sparse matrix (:class:`SparseInputError`; pu_lib's
+    estimators take dense arrays) and a pandas DataFrame with non-numeric columns
+    (``ValueError`` naming the columns). Boolean columns and categorical columns with
+    numeric categories count as numeric."""
+    import sys
+
+    sparse = sys.modules.get("scipy.sparse")
+    if sparse is not None and sparse.issparse(X):
+        shape = getattr(X, "shape", None)
+        mb = ""
+        if shape is not None and len(shape) == 2:
+            mb = f" (a dense float64 copy takes {shape[0] * shape[1] * 8 / 2**20:.0f} MB)"
+        raise SparseInputError(
+            f"{name} is a sparse matrix ({type(X).__name__}, shape {shape}); pu_lib's estimators take dense "
+            f"input only: convert it with {name}.toarray(){mb}, or reduce it first (e.g. TruncatedSVD)"
+        )
+    dtypes = getattr(X, "dtypes", None)
+    if dtypes is None or not hasattr(X, "columns") or not hasattr(dtypes, "items"):
+        return
+    import pandas as pd
+
+    bad = []
+    for col, dt in dtypes.items():
+        if isinstance(dt, pd.CategoricalDtype):
+            ok = pd.api.types.is_numeric_dtype(dt.categories.dtype)
+        else:
+            ok = pd.api.types.is_numeric_dtype(dt) or pd.api.types.is_bool_dtype(dt)
+        if not ok:
+            bad.append((col, str(dt)))
+    if bad:
+        cols = [c for c, _ in bad]
+        kinds = ", ".join(f"{c!r}: {d}" for c, d in bad[:10])
+        raise ValueError(
+            f"{name} has non-numeric column(s) {cols[:20]}{' ...' if len(cols) > 20 else ''} ({kinds}); "
+            "pu_lib's estimators take numeric features only: encode them first (e.g. pandas.get_dummies)"
+        )
+
+
+def varying_columns(X) -> np.ndarray:
+    """Boolean mask of the columns of a 2-D array that hold more than one value (NaN
+    counts as a value of its own: a column of numbers and NaN varies)."""
+    X = np.asarray(X)
+    if X.shape[0] == 0:
+        return np.zeros(X.shape[1], dtype=bool)
+    if not np.issubdtype(X.dtype, np.floating) or not np.isnan(X).any():
+        return np.any(X != X[:1], axis=0)
+    nan = np.isnan(X)
+    first = np.where(nan.all(axis=0), np.nan, X[np.argmax(~nan, axis=0), np.arange(X.shape[1])])
+    differs = np.any((X != first[None, :]) & ~nan, axis=0)
+    mixed = nan.any(axis=0) & ~nan.all(axis=0)
+    return differs | mixed
+
+
+def check_varying_features(X, s, estimator: str) -> None:
+    """For class-prior estimation: ``ValueError`` when no feature of ``X`` varies (every
+    estimator would return its trivial bound, prior 1, from such data);
+    :class:`DegenerateFeaturesWarning` when no feature varies among the labeled rows
+    (``s == 1``)."""
+    if not varying_columns(X).any():
+        raise ValueError(
+            f"{estimator}: every feature of X is constant ({X.shape[1]} column(s), {X.shape[0]} rows), so labeled "
+            "and unlabeled rows cannot be told apart and no class prior can be estimated (the estimate would be "
+            "the trivial prior 1.0); check the feature matrix"
+        )
+    lab = X[np.asarray(s) == 1]
+    if lab.shape[0] > 1 and not varying_columns(lab).any():
+        import warnings
+
+        warnings.warn(
+            f"{estimator}: no feature of X varies among the {lab.shape[0]} labeled rows (they are one point); "
+            "the estimate only counts the unlabeled rows that share that point and is unreliable",
+            DegenerateFeaturesWarning, stacklevel=3,
+        )
+
+
 def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False) -> np.ndarray:
-    """Validate a 2-D finite numeric feature matrix; returns an ndarray (no copy if possible)."""
+    """Validate a 2-D finite numeric feature matrix; returns an ndarray (no copy if possible).
+    Sparse matrices and DataFrames with non-numeric columns are rejected by
+    :func:`check_input_kind`."""
+    check_input_kind(X, name)
     if hasattr(X, "to_numpy"):
         X = X.to_numpy()
     X = np.asarray(X)
@@ -165,9 +260,11 @@ def _check_two_label_kinds(s: np.ndarray) -> None:
 def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = False, sample_weight=None):
     """Validate the training data of a PU estimator's ``fit(X, s)``, the scikit-learn way.
 
-    ``X`` goes through scikit-learn's ``validate_data`` (records ``n_features_in_`` and,
-    for a DataFrame, ``feature_names_in_``; sparse, complex, empty, 1-D and one-row input
-    rejected with scikit-learn's messages; NaN left to the next step); ``s`` must be
+    ``X`` is first checked by :func:`check_input_kind` (sparse input: :class:`SparseInputError`;
+    a DataFrame's non-numeric columns named), then goes through scikit-learn's
+    ``validate_data`` (records ``n_features_in_`` and, for a DataFrame,
+    ``feature_names_in_``; complex, empty, 1-D and one-row input rejected with
+    scikit-learn's messages; NaN left to the next step); ``s`` must be
     given, 1-D (a column vector is raveled with a ``DataConversionWarning``), a
     classification target ("Unknown label type" otherwise), binary ("Only binary
     classification is supported") with both values present ("one class only"); then
@@ -185,6 +282,7 @@ def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = Fal
     if s is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
                          "fit takes the PU labels s (1 = labeled positive, 0 = unlabeled)")
+    check_input_kind(X)
     X = validate_data(estimator, X, reset=True, dtype=dtype, ensure_all_finite=False, ensure_min_samples=2)
     s = np.asarray(s)
     if s.ndim == 2 and s.shape[1] == 1:

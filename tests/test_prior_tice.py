@@ -263,10 +263,15 @@ def test_bound_data_tree_computes_bounds_on_the_tree_rows():
     # (fold 0, about 0.4); the region's estimation rows (fold 0) give ~1 by default
     assert tree.c_folds_[1] == s[folds == 0].mean()
     assert est.c_folds_[1] > 0.8
-    # no subset at all: the estimate is L/T of the estimation data in both modes
+    # no subset at all: the estimate is L/T of the estimation data in both modes. fit
+    # refuses X without a varying feature (the estimate would be the trivial bound), so
+    # the algorithm is called past fit's input checks
     X1 = np.ones((n, 2))
     for mode in ("estimation", "tree"):
-        one = TIcE(folds=folds, refine=False, bound_data=mode).fit(X1, s)
+        one = TIcE(folds=folds, refine=False, bound_data=mode)
+        with pytest.raises(ValueError, match="every feature of X is constant"):
+            one.fit(X1, s)
+        one._estimate(X1, s)
         np.testing.assert_array_equal(one.c_folds_, [s[folds == 1].mean(), s[folds == 0].mean()])
 
 
@@ -398,8 +403,13 @@ def test_fit_sets_documented_attributes_and_leaves_params_unchanged():
     assert est.prior_ == pytest.approx(est.labeled_fraction_ / est.c_)
     named = registry.make_estimator("tice", kind="prior", random_state=0)
     assert isinstance(named, TIcE) and named.random_state == 0
-    # constant features only: nothing to split, estimate = labeled fraction of estimation data
-    est = TIcE(random_state=0).fit(np.ones((50, 3)), s[:50])
+    # constant features only: nothing to split, the estimate would be the labeled fraction
+    # of the estimation data (prior 1.0), so fit refuses them; the algorithm itself splits
+    # nothing
+    with pytest.raises(ValueError, match="every feature of X is constant"):
+        TIcE(random_state=0).fit(np.ones((50, 3)), s[:50])
+    est = TIcE(random_state=0)
+    est._estimate(np.ones((50, 3)), s[:50])
     np.testing.assert_array_equal(est.n_splits_, 0)
 
 

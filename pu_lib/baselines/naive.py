@@ -14,7 +14,7 @@ from sklearn.utils._param_validation import HasMethods
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
 from pu_lib._seeding import seed_to_int as _seed_to_int
-from pu_lib._validation import check_X
+from pu_lib._validation import check_input_kind, check_X
 from pu_lib.base import PUClassifierMixin
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
@@ -83,6 +83,7 @@ def _check_predict_X(est, X) -> np.ndarray:
     """Prediction input: fitted estimator, feature names and count as in ``fit``
     (scikit-learn's ``validate_data(reset=False)``), finite values."""
     check_is_fitted(est)
+    check_input_kind(X)
     X = validate_data(est, X, reset=False, dtype="numeric", ensure_all_finite=False)
     return check_X(X)
 

@@ -41,7 +41,7 @@ from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_sample_weight, check_X
+from pu_lib._validation import check_input_kind, check_sample_weight, check_X
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 
 __all__ = ["BOOSTERS", "PNBoostingClassifier", "paper_n_negatives"]
@@ -127,6 +127,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, y_true=None, sample_weight=None):
         """Draw the PN sample by the classes ``y_true`` (default ``y``) and fit the booster."""
+        check_input_kind(X)
         X, y = validate_data(self, X, y if y_true is None else y_true, dtype=np.float64)
         X = check_X(X)
         check_classification_targets(y)
@@ -162,6 +163,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _X(self, X):
         check_is_fitted(self)
+        check_input_kind(X)
         return check_X(validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False))
 
     def _margin(self, X, k=None) -> np.ndarray:

@@ -36,6 +36,7 @@ from pu_lib.prior.base import (
     prior_from_alpha,
     resolve_prior,
 )
+from pu_lib._validation import DegenerateFeaturesWarning
 from pu_lib.prior.bootstrap import BootstrapResult, BootstrapShiftWarning, bootstrap_ci
 from pu_lib.prior.elkan_noto import ElkanNotoPrior
 from pu_lib.prior.pulscar import PULSCAR
@@ -47,6 +48,7 @@ __all__ = [
     "BasePriorEstimator",
     "BootstrapResult",
     "BootstrapShiftWarning",
+    "DegenerateFeaturesWarning",
     "ElkanNotoPrior",
     "PULSCAR",
     "PULSNAR",

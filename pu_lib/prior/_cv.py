@@ -37,6 +37,8 @@ from pu_lib._validation import check_binary
 from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
 
 __all__ = [
+    "check_xgb_estimator",
+    "check_xgb_params",
     "cv_probabilities",
     "cv_probabilities_many",
     "fold_splits",
@@ -59,7 +61,114 @@ def _check_xgb_params(xgb_params) -> dict:
     bad = sorted(set(xgb_params) & {"max_depth", "random_state", "n_jobs", "tree_method", "scale_pos_weight"})
     if bad:
         raise ValueError(f"xgb_params must not set {bad}; they have their own arguments")
-    return dict(xgb_params)
+    return check_xgb_params(xgb_params)
+
+
+#: (name, repr(value)) -> the problem XGBoost has with that parameter ("" if none)
+_XGB_CHECKED: dict = {}
+
+
+def _xgb_message(exc: BaseException) -> str:
+    """The first line of an XGBoost error without its time stamp and source location."""
+    import re
+
+    line = (str(exc).strip().splitlines() or [""])[0]
+    return re.sub(r"^\[[\d:]+\] \S+:\d+: ", "", line).strip()
+
+
+def _xgb_problem(key: str, value) -> str:
+    """What XGBoost says about ``key=value`` when it fits a one-tree model on six rows:
+    "" if it accepts it, else its error, or that it ignores an unknown name."""
+    cache_key = (key, repr(value))
+    if cache_key not in _XGB_CHECKED:
+        import warnings
+
+        from xgboost import XGBClassifier
+
+        kwargs = {"n_estimators": 1, "max_depth": 1, "n_jobs": 1, "tree_method": "hist", key: value}
+        X = np.array([[0.0], [1.0], [0.0], [1.0], [0.5], [0.2]])
+        y = np.array([0, 1, 0, 1, 1, 0])
+        problem = ""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                with limit_threads(1):
+                    XGBClassifier(**kwargs).fit(X, y)
+            except Exception as exc:  # XGBoostError, or the wrapper's ValueError / TypeError
+                problem = f"XGBoost rejects it: {_xgb_message(exc)}"
+        if not problem and any("are not used" in str(w.message) for w in caught):
+            problem = "not an XGBoost parameter (XGBoost would ignore it)"
+        _XGB_CHECKED[cache_key] = problem
+    return _XGB_CHECKED[cache_key]
+
+
+def check_xgb_params(params, name: str = "xgb_params") -> dict:
+    """Check XGBoost parameters before any model is fitted; ``ValueError`` naming the
+    parameter (``<name>['<key>']``) when XGBoost would reject it or ignore it (an unknown
+    name), or when ``n_estimators`` is not an integer >= 1 (XGBoost accepts 0 and
+    negative counts and then fits no tree, so every probability would be the same).
+    Each name and value is tried once per process on a one-tree model of six rows.
+    Returns a copy of ``params``."""
+    if params is None:
+        return {}
+    if not isinstance(params, dict):
+        raise ValueError(f"{name} must be a dict or None, got {type(params).__name__}")
+    for key in sorted(params, key=str):
+        value = params[key]
+        if key == "n_estimators" and (isinstance(value, bool) or not isinstance(value, (int, np.integer))
+                                      or value < 1):
+            raise ValueError(f"{name}['n_estimators'] must be an integer >= 1, got {value!r} (with no tree "
+                             "XGBoost would give every row the same probability)")
+        problem = _xgb_problem(str(key), value)
+        if problem:
+            raise ValueError(f"{name}[{key!r}] = {value!r}: {problem}")
+    return dict(params)
+
+
+def check_xgb_estimator(estimator, name: str = "estimator") -> None:
+    """For an ``xgboost.XGBClassifier`` given as a classifier: :func:`check_xgb_params` on
+    the parameters it sets away from XGBoost's defaults (not the seed, threads,
+    ``tree_method`` or ``scale_pos_weight``, which the caller sets). Other estimators
+    are left alone."""
+    cls = type(estimator)
+    if cls.__name__ not in ("XGBClassifier", "XGBRFClassifier") or not cls.__module__.startswith("xgboost"):
+        return
+    defaults = cls().get_params()
+    own = {"random_state", "n_jobs", "tree_method", "scale_pos_weight", "missing"}
+    changed = {}
+    for key, value in estimator.get_params().items():
+        if key in own:
+            continue
+        default = defaults.get(key, object())
+        same = value is default or (type(value) is type(default) and _equal(value, default))
+        if not same:
+            changed[key] = value
+    check_xgb_params(changed, f"{name} (XGBoost) parameter")
+
+
+def _equal(a, b) -> bool:
+    try:
+        return bool(a == b)
+    except Exception:  # arrays, objects without a boolean comparison
+        return False
+
+
+def _fit_model(model, X, y):
+    """``model.fit(X, y)``; an XGBoost error becomes a ``ValueError`` naming XGBoost and
+    the model's parameters that differ from XGBoost's defaults."""
+    try:
+        model.fit(X, y)
+    except Exception as exc:
+        if type(exc).__name__ != "XGBoostError":
+            raise
+        try:
+            defaults = type(model)().get_params()
+            changed = {k: v for k, v in model.get_params().items()
+                       if not _equal(v, defaults.get(k, object())) and k not in ("random_state", "n_jobs")}
+        except Exception:  # pragma: no cover - defensive
+            changed = {}
+        raise ValueError(f"XGBoost failed to fit with parameters {changed}: {_xgb_message(exc)}") from exc
+    return model
 
 
 def make_xgb(max_depth: int = 6, random_state=None, n_jobs: int = 1, xgb_params=None):
@@ -120,7 +229,7 @@ def _class1_proba(model, X):
 
 def _fit_predict_fold(X, y, train, test, estimator, seed, n_threads, scale_pos_weight, max_depth, xgb_params=None):
     model = _prepare_model(estimator, y[train], seed, n_threads, scale_pos_weight, max_depth, xgb_params)
-    model.fit(X[train], y[train])
+    _fit_model(model, X[train], y[train])
     return _class1_proba(model, X[test])
 
 
@@ -259,7 +368,7 @@ def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_p
         model.set_params(scale_pos_weight=(y.shape[0] - n1) / n1)
     elif scale_pos_weight is not None:
         model.set_params(scale_pos_weight=scale_pos_weight)
-    model.fit(X, y)
+    _fit_model(model, X, y)
     score = model.get_booster().get_score(importance_type="gain")
     items = []
     for name, gain in score.items():

@@ -41,7 +41,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.utils import ClassifierTags
 
-from pu_lib._validation import SCENARIOS, check_prior, check_scenario, validate_pu_data
+from pu_lib._validation import SCENARIOS, check_prior, check_scenario, check_varying_features, validate_pu_data
 
 __all__ = [
     "SCENARIOS",
@@ -146,8 +146,19 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         """Validate (:func:`pu_lib._validation.validate_pu_data`), estimate and set the fitted attributes.
         With ``sample_weight``, zero-weight rows are dropped first and ``_estimate`` gets
         the other weights (keyword ``sample_weight``); the labeled fraction is then
-        weighted."""
+        weighted.
+
+        Degenerate features (:func:`pu_lib._validation.check_varying_features`), the same
+        decision for TIcE, PULSCAR, PULSNAR and Elkan-Noto: when every feature is
+        constant, each of them can only return its trivial bound (prior 1.0: TIcE and
+        Elkan-Noto find no subset richer in labels than the whole sample, PULSCAR's and
+        PULSNAR's classifiers give every row the same probability), so ``fit`` raises a
+        ``ValueError``; when no feature varies among the labeled rows only, an estimate
+        exists (the unlabeled rows at the labeled rows' one point) but PULSNAR's
+        clusters, TIcE's subsets and the classifiers of PULSCAR / Elkan-Noto all see a
+        single labeled point, so ``fit`` warns (:class:`DegenerateFeaturesWarning`)."""
         X, s, w, _ = validate_pu_data(self, X, s, allow_nan=self._allow_nan, sample_weight=sample_weight)
+        check_varying_features(X, s, type(self).__name__)
         if w is None:
             kind, value = self._estimate(X, s)
         else:

@@ -50,7 +50,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import effective_n_jobs
 from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, _check_bandwidth_range, pulscar_alpha
-from pu_lib.prior._cv import cv_probabilities
+from pu_lib.prior._cv import _check_xgb_params, check_xgb_estimator, cv_probabilities
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
 
@@ -74,6 +74,19 @@ def xgb_settings(estimator) -> dict:
     if "learning_rate" in extra:
         raise ValueError("xgb_params must not set 'learning_rate'; use the learning_rate parameter")
     return {"learning_rate": float(estimator.learning_rate), **extra}
+
+
+def check_xgboost_settings(estimator) -> None:
+    """The checks of a PULSCAR / PULSNAR instance's parameters beyond scikit-learn's
+    constraints, run by ``_validate_params`` (so when ``fit`` starts and when a workflow
+    config is read): ``bandwidth_range`` a pair ``0 < low < high``; ``xgb_params`` a dict
+    of XGBoost parameters that XGBoost accepts (each tried on a one-tree model:
+    :func:`pu_lib.prior._cv.check_xgb_params`; ``n_estimators`` >= 1), none of which has
+    its own argument; an XGBoost classifier given as ``estimator`` likewise. Each
+    problem is a ``ValueError`` naming the parameter."""
+    _check_bandwidth_range(estimator.bandwidth_range)
+    _check_xgb_params(xgb_settings(estimator))
+    check_xgb_estimator(estimator.estimator)
 
 #: parameter constraints shared by PULSCAR and PULSNAR (scikit-learn's declarative checks)
 PULSCAR_CONSTRAINTS: dict = {
@@ -145,6 +158,10 @@ class PULSCAR(BasePriorEstimator):
         self.bandwidth_search = bandwidth_search
         self.random_state = random_state
         self.n_jobs = n_jobs
+
+    def _validate_params(self):
+        super()._validate_params()
+        check_xgboost_settings(self)
 
     def _estimate(self, X, s):
         bandwidth_range = _check_bandwidth_range(self.bandwidth_range)

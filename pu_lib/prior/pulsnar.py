@@ -90,7 +90,7 @@ from pu_lib.distributed import active_dask_client, limit_threads, parallel_map
 from pu_lib.prior._beta_density import _check_bandwidth_range, pulscar_alpha
 from pu_lib.prior._cv import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
-from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, xgb_settings
+from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, check_xgboost_settings, xgb_settings
 
 __all__ = ["KNEE_RULES", "PULSNAR", "PULSNAR_DEFAULTS", "bic_knee"]
 
@@ -407,6 +407,13 @@ class PULSNAR(BasePriorEstimator):
         remap = np.full(resp.shape[1], -1, dtype=np.int64)
         remap[used] = np.arange(used.size)
         return np.where(lab >= 0, remap[np.maximum(lab, 0)], -1)
+
+    def _validate_params(self):
+        """scikit-learn's constraints, then PULSCAR's further checks
+        (:func:`pu_lib.prior.pulscar.check_xgboost_settings`) and ``gmm_params``."""
+        super()._validate_params()
+        check_xgboost_settings(self)
+        _check_gmm_params(self.gmm_params)
 
     def _estimate(self, X, s):
         bandwidth_range = _check_bandwidth_range(self.bandwidth_range)

@@ -45,7 +45,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, _fit_context
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pu_lib._validation import check_X
+from pu_lib._validation import check_input_kind, check_X
 
 __all__ = ["WeightedLogisticRegression"]
 
@@ -149,6 +149,7 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
         """Fit on 0/1 labels ``y`` with ``sample_weight`` (any sign; default 1)."""
         from sklearn.utils.multiclass import check_classification_targets
 
+        check_input_kind(X)
         X, y = validate_data(self, X, y, dtype=np.float64, y_numeric=False)
         check_classification_targets(y)
         y = np.asarray(y)
@@ -165,6 +166,7 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
         """Fit with every row of ``X`` once as a positive (weight ``weight_pos``) and once
         as a negative (weight ``weight_neg``); either may be negative or zero."""
         self._validate_params()
+        check_input_kind(X)
         X = validate_data(self, X, dtype=np.float64, reset=True)
         a = np.asarray(weight_pos, dtype=np.float64)
         b = np.asarray(weight_neg, dtype=np.float64)
@@ -209,6 +211,7 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         check_is_fitted(self, "coef_")
+        check_input_kind(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return X @ self.coef_[0] + self.intercept_[0]
 

@@ -56,7 +56,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pu_lib._propensity import MIN_PROPENSITY, biased_propensity
-from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, validate_pu_data
+from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, check_input_kind, validate_pu_data
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin, _prior_estimator_names
 
 __all__ = [
@@ -218,6 +218,7 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
         from pu_lib.baselines.naive import _positive_proba
 
         check_is_fitted(self, "estimator_")
+        check_input_kind(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return _positive_proba(self.estimator_, X)
 
@@ -234,6 +235,7 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
         of :meth:`predict_proba`."""
         check_is_fitted(self, "estimator_")
         if hasattr(self.estimator_, "decision_function"):
+            check_input_kind(X)
             X = validate_data(self, X, dtype=np.float64, reset=False)
             return np.asarray(self.estimator_.decision_function(X), dtype=np.float64).ravel()
         return log_odds(self._proba1(X))
@@ -296,6 +298,7 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
             raise ValueError("PropensityWeightedClassifier.fit needs the propensity scores: "
                              "fit(X, s, propensity=e) with e(x) = Pr(s=1 | y=1, x) per row, "
                              "or the parameter propensity_function")
+        check_input_kind(X)
         n_in = len(X) if hasattr(X, "__len__") else None
         X, s, w, rows = validate_pu_data(self, X, s, sample_weight=sample_weight)
         if propensity is None:
@@ -374,5 +377,6 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
     def propensity(self, X):
         """The propensity model: the constant ``c_`` times ``propensity_bias`` (clipped)."""
         check_is_fitted(self, "c_")
+        check_input_kind(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
         return np.full(X.shape[0], float(biased_propensity(self.c_, self.propensity_bias)))

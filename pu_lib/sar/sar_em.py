@@ -53,7 +53,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from sklearn.utils.validation import check_is_fitted, validate_data
 from threadpoolctl import threadpool_limits
 
-from pu_lib._validation import SINGLE_TRAINING_SET, validate_pu_data
+from pu_lib._validation import SINGLE_TRAINING_SET, check_input_kind, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
 from pu_lib.sar.propensity_weighting import fit_pair_weighted, log_odds, propensity_weights
 
@@ -288,6 +288,7 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ predict
     def _check(self, X):
         check_is_fitted(self, "estimator_")
+        check_input_kind(X)
         return validate_data(self, X, dtype=np.float64, reset=False)
 
     def predict_proba(self, X):

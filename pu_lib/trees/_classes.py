@@ -67,6 +67,7 @@ from pu_lib._validation import (
     SCENARIOS,
     check_sample_weight,
     check_scenario,
+    check_input_kind,
     check_X,
     validate_pu_data,
 )
@@ -197,7 +198,9 @@ def _check_labels_1d(y, name="y"):
 def check_X_fit(est, X, reset: bool) -> np.ndarray:
     """``X`` as a float32 array for the engine: scikit-learn's ``validate_data`` (2-D,
     numeric, not sparse, at least one row and column; records or checks
-    ``n_features_in_`` and ``feature_names_in_``), then pu_lib's finiteness check."""
+    ``n_features_in_`` and ``feature_names_in_``), then pu_lib's finiteness check; sparse
+    input and non-numeric DataFrame columns are named first (:func:`check_input_kind`)."""
+    check_input_kind(X)
     X = validate_data(est, X, reset=reset, dtype=np.float32, ensure_all_finite=False)
     return check_X(X, dtype=np.float32)
 
