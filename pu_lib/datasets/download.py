@@ -476,6 +476,8 @@ def offline_unavailable_reason(
         return "no mirror copy"
     if data_mirror is None:
         return "no data_mirror configured"
+    if not Path(data_mirror).is_dir():
+        return f"the data_mirror directory {data_mirror} does not exist"
     if _mirror_file(spec, Path(data_mirror)) is None:
         return f"not in the mirror {data_mirror}"
     return None

@@ -451,10 +451,55 @@ class Grid:
                 continue
             settings = {setting_id(s): s for s in exp["settings"]}
             self.experiments[ename] = {"exp": exp, "datasets": datasets, "settings": settings}
+        self.mirror_warnings: list[str] = []
+        self._check_data_mirror(root, offline)
+
+    def _check_data_mirror(self, root: Path, offline: bool) -> None:
+        """A ``data_mirror`` directory that does not exist, while a dataset of the grid
+        (or of ``importance_maps``) needs it -- its registry entry has a mirror file and it
+        is neither built in nor prepared (``results/data/<name>.parquet``,
+        ``cache_dir/canonical/<name>.parquet``) -- is a :class:`ConfigError` offline and a
+        warning line (:meth:`skip_messages`) with ``download: true``, before any job."""
+        from pu_lib.datasets import get_spec, offline_unavailable_reason
+
+        raw = self.config.get("data_mirror")
+        if raw is None:
+            return
+        mirror = _under(root, raw)
+        if mirror.is_dir():
+            return
+        users: dict[str, list[str]] = {}
+        for ename, e in self.experiments.items():
+            for d in e["datasets"].values():
+                users.setdefault(d["name"], []).append(f"experiments.{ename}")
+        im = self.config.get("importance_maps")
+        if im:
+            users.setdefault(im["dataset"], []).append("importance_maps")
+        cache_dir = _under(root, self.config.get("cache_dir")) if self.config.get("cache_dir") else None
+        need = []
+        for name, where in users.items():
+            if not get_spec(name).get("mirror_file"):
+                continue
+            if offline_unavailable_reason(name, data_mirror=mirror, cache_dir=cache_dir,
+                                          prepared=(root / "results" / "data" / f"{name}.parquet",)):
+                need.append(f"{name} ({', '.join(sorted(set(where)))})")
+        if not need:
+            return
+        shown = repr(str(raw)) + ("" if Path(str(raw)).is_absolute() else f" (= {mirror})")
+        what = f"data_mirror: the directory {shown} does not exist"
+        if offline:
+            raise ConfigError(
+                f"{what}, and dataset(s) {', '.join(need)} need it: they are neither built in nor prepared "
+                "(results/data/<name>.parquet, <cache_dir>/canonical/<name>.parquet) and download is false. "
+                f"A relative data_mirror is read from the working directory ({root}); give the mirror's path "
+                "(e.g. --config data_mirror=/path/to/shared/datasets) or set download: true"
+            )
+        self.mirror_warnings.append(f"{what}; dataset(s) {', '.join(need)} will be downloaded")
 
     def skip_messages(self) -> list[str]:
-        """One warning line per skipped dataset (by name) and per dropped experiment."""
-        out = []
+        """One warning line per skipped dataset (by name) and per dropped experiment, and
+        the missing-mirror warning of :meth:`_check_data_mirror` (with ``download: true``)."""
+        out = list(getattr(self, "mirror_warnings", []))
         for sk in self.skipped:
             if sk["name"] is None:
                 msg = f"skipped offline: experiment {sk['experiment']} ({sk['reason']})"
@@ -589,4 +634,4 @@ def load_config(path, schema) -> dict:
     return validate_config(raw, schema)
 
 
-DEFAULT_SCHEMA = Path(__file__).resolve().parents[1] / "workflow" / "schemas" / "config.schema.yaml"
+DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"

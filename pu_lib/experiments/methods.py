@@ -58,11 +58,39 @@ def check_method_spec(spec: dict) -> None:
             raise ValueError(f"base: method {name!r} takes no base estimator")
         if base not in BASE_ESTIMATORS:
             raise ValueError(f"base: unknown base estimator {base!r}; known: {list(BASE_ESTIMATORS)}")
+        check_base_params(base, spec.get("base_params"))
+    elif spec.get("base_params"):
+        raise ValueError("base_params: given without a base estimator (base)")
     try:
         registry.check_params(name, _params_for_check(spec.get("params")))
     except ValueError as exc:
         msg = str(exc)
         raise ValueError(msg if msg.startswith("params.") else f"params: {msg}") from None
+
+
+def check_base_params(base: str, params) -> None:
+    """``ValueError`` starting with ``base_params:`` and naming the parameter when the base
+    classifier ``base`` does not take ``params`` or one of their values is invalid: the
+    classifier is built (unknown names), then scikit-learn's parameter constraints are
+    checked (every step of a pipeline), and XGBoost parameters are tried on a one-tree
+    model (:func:`pu_lib.prior._cv.check_xgb_params`; ``n_estimators`` >= 1)."""
+    from pu_lib.base_estimators import make_base_estimator
+
+    try:
+        est = make_base_estimator(base, params or {})
+        if base == "xgboost":
+            from pu_lib.prior._cv import check_xgb_params
+
+            check_xgb_params(dict(params or {}), "base_params")
+            return
+        steps = [s for _, s in est.steps] if hasattr(est, "steps") else [est]
+        for step in steps:
+            validate = getattr(step, "_validate_params", None)
+            if validate is not None and getattr(type(step), "_parameter_constraints", None):
+                validate()
+    except ValueError as exc:
+        msg = str(exc)
+        raise ValueError(msg if msg.startswith("base_params") else f"base_params: {msg}") from None
 
 
 def make_method(spec: dict, random_state=None, n_jobs: int = 1):

@@ -17,7 +17,10 @@ except ConfigError as exc:
     raise WorkflowError(str(exc)) from None
 config.clear()
 config.update(_validated)
-GRID = Grid(config)
+try:
+    GRID = Grid(config)
+except ConfigError as exc:  # e.g. a data_mirror directory that does not exist
+    raise WorkflowError(str(exc)) from None
 # Offline, optional datasets that are neither in the mirror nor prepared are dropped.
 for _msg in GRID.skip_messages():
     logger.warning(_msg)
