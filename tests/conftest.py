@@ -20,6 +20,21 @@ needs_mirror = pytest.mark.skipif(
 )
 
 
+#: the two quick logistic-regression methods of the tiny workflow-test configs
+LR_METHODS = {
+    "naive_lr": {"method": "naive", "base": "logistic_regression"},
+    "elkan_noto_lr": {"method": "elkan_noto", "base": "logistic_regression", "params": {"hold_out_ratio": 0.2}},
+}
+
+
+def write_config(workdir, cfg: dict, sort_keys: bool = True) -> None:
+    """Write ``cfg`` as ``<workdir>/config/config.yaml`` (the workflow's default config)."""
+    import yaml
+
+    (Path(workdir) / "config").mkdir(parents=True, exist_ok=True)
+    (Path(workdir) / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=sort_keys))
+
+
 def run_snakemake(workdir, *args, check: bool = True) -> subprocess.CompletedProcess:
     """Run the real workflow (this checkout's Snakefile) in ``workdir`` with ``args``, in a
     subprocess without ``PYTHONPATH`` (pu_lib comes from the installed package);

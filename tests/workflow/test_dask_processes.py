@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, run_snakemake
+from conftest import REPO, run_snakemake, write_config
 
 pytestmark = pytest.mark.workflow
 
@@ -46,11 +46,6 @@ CFG = {
         },
     },
 }
-
-
-def write_config(workdir: Path, cfg: dict) -> None:
-    (workdir / "config").mkdir(parents=True, exist_ok=True)
-    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
 
 
 def fits(workdir: Path) -> pd.DataFrame:

@@ -4,9 +4,8 @@ before any job runs (issue 15, part 4)."""
 import time
 
 import pytest
-import yaml
 
-from conftest import run_snakemake
+from conftest import run_snakemake, write_config
 
 pytestmark = pytest.mark.workflow
 
@@ -22,8 +21,7 @@ def test_missing_mirror_directory_fails_before_any_job(tmp_path):
                                  "settings": [{"mechanism": "scar_flip", "flip_ratio": 0.5}],
                                  "methods": ["naive_lr"], "repetitions": 1, "metrics": ["auc_pr"]}},
     }
-    (tmp_path / "config").mkdir()
-    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
+    write_config(tmp_path, cfg)
     t = time.perf_counter()
     proc = run_snakemake(tmp_path, "--cores", "1", check=False)
     out = proc.stdout + proc.stderr

@@ -22,7 +22,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import SHARED_DATASETS, needs_mirror
+from conftest import LR_METHODS, SHARED_DATASETS, needs_mirror, write_config
 
 pytestmark = pytest.mark.workflow
 
@@ -32,10 +32,7 @@ CONFIG = {
     "seed": 3,
     "cache_dir": ".cache/pu_lib",
     "dask": {"threads": 1, "mem_mb": 1000},
-    "methods": {
-        "naive_lr": {"method": "naive", "base": "logistic_regression"},
-        "elkan_noto_lr": {"method": "elkan_noto", "base": "logistic_regression", "params": {"hold_out_ratio": 0.2}},
-    },
+    "methods": dict(LR_METHODS),
     "experiments": {
         "rt": {
             "datasets": ["breast_cancer"],
@@ -90,8 +87,7 @@ class Run:
         return jobs
 
     def write_config(self, cfg):
-        (self.wd / "config").mkdir(parents=True, exist_ok=True)
-        (self.wd / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
+        write_config(self.wd, cfg)
 
 
 @pytest.fixture(scope="module")

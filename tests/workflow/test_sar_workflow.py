@@ -12,9 +12,8 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-import yaml
 
-from conftest import run_snakemake
+from conftest import run_snakemake, write_config
 
 pytestmark = pytest.mark.workflow
 
@@ -50,8 +49,7 @@ CONFIG = {
 @pytest.fixture(scope="module")
 def ran(tmp_path_factory):
     wd = tmp_path_factory.mktemp("sar")
-    (wd / "config").mkdir()
-    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(CONFIG, sort_keys=False))
+    write_config(wd, CONFIG, sort_keys=False)
     run_snakemake(wd, "--cores", "2")
     return wd
 
@@ -98,9 +96,8 @@ def test_pooled_tables_follow_the_thesis_layout(ran):
 
 
 def test_a_rerun_from_scratch_gives_identical_results(ran, tmp_path):
-    (tmp_path / "config").mkdir()
     cfg = dict(CONFIG, experiments={"sar": dict(CONFIG["experiments"]["sar"], methods=["sar_em", "sar_true_e"])})
-    (tmp_path / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=False))
+    write_config(tmp_path, cfg, sort_keys=False)
     run_snakemake(tmp_path, "--cores", "1", "results/aggregate/sar.parquet")
     a = pd.read_parquet(ran / "results" / "aggregate" / "sar.parquet")
     b = pd.read_parquet(tmp_path / "results" / "aggregate" / "sar.parquet")

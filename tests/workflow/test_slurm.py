@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, run_snakemake
+from conftest import LR_METHODS, REPO, run_snakemake, write_config
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 
@@ -42,10 +42,7 @@ TINY = {
     "seed": 11,
     "cache_dir": ".cache/pu_lib",
     "dask": {"threads": 1, "mem_mb": 1000},
-    "methods": {
-        "naive_lr": {"method": "naive", "base": "logistic_regression"},
-        "elkan_noto_lr": {"method": "elkan_noto", "base": "logistic_regression", "params": {"hold_out_ratio": 0.2}},
-    },
+    "methods": dict(LR_METHODS),
     "experiments": {
         "tiny_slurm": {
             "datasets": ["breast_cancer"],
@@ -103,11 +100,6 @@ def slurm_cluster():
         yield "started"
     finally:
         subprocess.run(["bash", str(SCRIPT), "down"], capture_output=True, text=True, timeout=120)
-
-
-def write_config(workdir: Path, cfg: dict) -> None:
-    (workdir / "config").mkdir(parents=True, exist_ok=True)
-    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
 
 
 def fit_frames(workdir: Path) -> dict[str, pd.DataFrame]:

@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-import yaml
 
-from conftest import run_snakemake
+from conftest import run_snakemake, write_config
 
 pytestmark = pytest.mark.workflow
 
@@ -41,8 +40,7 @@ CONFIG = {
 @pytest.fixture(scope="module")
 def ran(tmp_path_factory):
     wd = tmp_path_factory.mktemp("sweep")
-    (wd / "config").mkdir()
-    (wd / "config" / "config.yaml").write_text(yaml.safe_dump(CONFIG, sort_keys=False))  # series order
+    write_config(wd, CONFIG, sort_keys=False)  # series order
     return wd, run_snakemake(wd, "--cores", "2")
 
 

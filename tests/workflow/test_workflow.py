@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from conftest import LR_METHODS, write_config
 
 pytestmark = pytest.mark.workflow
 
@@ -20,10 +21,7 @@ TINY = {
     "seed": 7,
     "cache_dir": ".cache/pu_lib",
     "dask": {"threads": 2, "mem_mb": 2000},
-    "methods": {
-        "naive_lr": {"method": "naive", "base": "logistic_regression"},
-        "elkan_noto_lr": {"method": "elkan_noto", "base": "logistic_regression", "params": {"hold_out_ratio": 0.2}},
-    },
+    "methods": dict(LR_METHODS),
     "experiments": {
         "tiny": {
             "paper_table": "hand-made test table",
@@ -49,11 +47,6 @@ TINY = {
 
 def snakemake(workdir, *args, check=True):
     return run_snakemake(workdir, *args, check=check)
-
-
-def write_config(workdir, cfg):
-    (workdir / "config").mkdir(parents=True, exist_ok=True)
-    (workdir / "config" / "config.yaml").write_text(yaml.safe_dump(cfg))
 
 
 @pytest.fixture(scope="module")
