@@ -16,3 +16,13 @@ def timed(fn, repeat: int):
         out = fn()
         best = min(best, time.perf_counter() - t0)
     return best, out
+
+
+def make_pu(y, n_labeled: int, seed: int = 0):
+    """PU labels: ``n_labeled`` positives (``y == 1``) drawn without replacement with
+    ``seed`` marked ``s = 1``, everything else unlabeled (the PU Extra Trees protocol)."""
+    rng = np.random.default_rng(seed)
+    pos = np.flatnonzero(y == 1)
+    s = np.zeros(y.shape[0], np.int64)
+    s[rng.choice(pos, min(n_labeled, pos.size), replace=False)] = 1
+    return s

@@ -35,7 +35,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from _timing import timed  # noqa: E402
+from _timing import make_pu, timed  # noqa: E402
 
 
 def load(mirror: Path, synthetic: bool):
@@ -52,13 +52,6 @@ def load(mirror: Path, synthetic: bool):
 
     X, y = make_classification(n_samples=60_000, n_features=100, n_informative=30, random_state=0)
     return np.ascontiguousarray(X, dtype=np.float32), y.astype(np.int64), "make_classification(60000, 100)"
-
-
-def pu_labels(y, n_labeled=1000, seed=0):
-    rng = np.random.default_rng(seed)
-    s = np.zeros(y.shape[0], np.int64)
-    s[rng.choice(np.flatnonzero(y == 1), n_labeled, replace=False)] = 1
-    return s
 
 
 def warm_up():
@@ -86,7 +79,7 @@ def main(argv=None):
     from pu_lib.trees import PUExtraTreesClassifier
 
     X, y, desc = load(args.mirror, args.synthetic)
-    s = pu_labels(y)
+    s = make_pu(y, 1000)
     prior = float(y.mean())
     print(f"data: {desc}; PU Extra Trees, {args.n_estimators} trees, nnPU quadratic, prior {prior:.3f}, "
           f"{os.cpu_count()} cores")

@@ -77,6 +77,7 @@ import threading
 import time
 
 import numpy as np
+from _timing import make_pu
 
 MNIST_PATH = "/work/shared/datasets/mnist.parquet"
 N_LABELED = 1000
@@ -206,14 +207,6 @@ def load_tall(n: int = 200_000, d: int = 50):
     y = y.astype(np.int64)
     n_tr = int(0.9 * n)
     return X[:n_tr], y[:n_tr], X[n_tr:], y[n_tr:], f"make_classification({n}, {d}, n_informative=20)"
-
-
-def make_pu(y, n_labeled: int, seed: int = 0):
-    rng = np.random.default_rng(seed)
-    pos = np.flatnonzero(y == 1)
-    s = np.zeros(y.shape[0], np.int64)
-    s[rng.choice(pos, min(n_labeled, pos.size), replace=False)] = 1
-    return s
 
 
 # --------------------------------------------------------------------------- JIT warm-up

@@ -5,6 +5,7 @@ needs_mirror``): pytest puts this directory on ``sys.path`` when it loads this f
 """
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -33,6 +34,23 @@ def write_config(workdir, cfg: dict, sort_keys: bool = True) -> None:
 
     (Path(workdir) / "config").mkdir(parents=True, exist_ok=True)
     (Path(workdir) / "config" / "config.yaml").write_text(yaml.safe_dump(cfg, sort_keys=sort_keys))
+
+
+#: result columns that differ between otherwise identical runs (timings, hosts, clocks)
+NONDETERMINISTIC = re.compile(r"(_seconds$|^host(name)?$|^(timestamp|started|finished)$)")
+
+
+def fit_frames(workdir) -> dict:
+    """Every fit result of a run (``results/fits/**.parquet``), keyed by its path below
+    ``results/fits``, without the :data:`NONDETERMINISTIC` columns."""
+    import pandas as pd
+
+    root = Path(workdir) / "results" / "fits"
+    out = {}
+    for f in sorted(root.rglob("*.parquet")):
+        df = pd.read_parquet(f)
+        out[str(f.relative_to(root))] = df.drop(columns=[c for c in df.columns if NONDETERMINISTIC.search(c)])
+    return out
 
 
 def run_snakemake(workdir, *args, check: bool = True) -> subprocess.CompletedProcess:

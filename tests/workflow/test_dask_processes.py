@@ -6,7 +6,6 @@ killed with SIGKILL in the middle of a fit job.
 Everything runs for real: real processes, real signals, the real workflow.
 """
 
-import json
 import os
 import signal
 import subprocess
@@ -17,12 +16,11 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from conftest import REPO, run_snakemake, write_config
+from conftest import REPO, fit_frames, run_snakemake, write_config
 
 pytestmark = pytest.mark.workflow
 
 DASK = Path(sys.executable).parent / "dask"
-TIMING = ["fit_seconds", "predict_seconds"]
 
 CFG = {
     "seed": 5,
@@ -49,17 +47,21 @@ CFG = {
 
 
 def fits(workdir: Path) -> pd.DataFrame:
-    files = sorted((workdir / "results" / "fits").rglob("*.parquet"))
-    assert files, f"no fit results in {workdir}"
-    df = pd.concat([pd.read_parquet(f) for f in files], ignore_index=True)
-    return df.drop(columns=[c for c in TIMING if c in df.columns]).sort_values(
+    """All fit rows of a run (conftest's :func:`fit_frames`), sorted by method and repetition."""
+    frames = fit_frames(workdir)
+    assert frames, f"no fit results in {workdir}"
+    return pd.concat(frames.values(), ignore_index=True).sort_values(
         ["method", "rep"], kind="stable").reset_index(drop=True)
 
 
 def worker_env() -> dict:
+    """The test's environment for the worker processes: pu_lib from the installed package,
+    native thread pools pinned to one thread (:func:`pu_lib.distributed.single_thread_env`)."""
+    from pu_lib.distributed import single_thread_env
+
     env = dict(os.environ)
     env.pop("PYTHONPATH", None)
-    env.update({k: "1" for k in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS")})
+    env.update(single_thread_env())
     return env
 
 
@@ -263,5 +265,5 @@ def test_sigkilled_snakemake_leaves_no_dask_process_and_the_next_run_resumes(tmp
     run_snakemake(wd, "--unlock")
     run_snakemake(wd, "--cores", "2", "--rerun-incomplete")
     pd.testing.assert_frame_equal(fits(wd), local_run)
-    summary = json.dumps(sorted(p.name for p in (wd / "results" / "fits").rglob("*.parquet")))
-    assert "pu_et.parquet" in summary and "naive_lr.parquet" in summary
+    names = {p.name for p in (wd / "results" / "fits").rglob("*.parquet")}
+    assert {"pu_et.parquet", "naive_lr.parquet"} <= names

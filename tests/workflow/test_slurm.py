@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from conftest import LR_METHODS, REPO, run_snakemake, write_config
+from conftest import LR_METHODS, NONDETERMINISTIC, REPO, fit_frames, run_snakemake, write_config
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
 
@@ -58,7 +58,6 @@ N_FITS = 2
 
 #: columns that differ between two runs of the same cell: timings only (no host or date
 #: columns are written; the pattern would catch them if they were added)
-NONDETERMINISTIC = re.compile(r"(_seconds$|^host(name)?$|^(timestamp|started|finished)$)")
 
 SBATCH_LINE = re.compile(r"Job \d+ has been submitted with SLURM jobid (\d+) \(log: (\S+)\)\.")
 
@@ -100,17 +99,6 @@ def slurm_cluster():
         yield "started"
     finally:
         subprocess.run(["bash", str(SCRIPT), "down"], capture_output=True, text=True, timeout=120)
-
-
-def fit_frames(workdir: Path) -> dict[str, pd.DataFrame]:
-    """Every fit result of a run, keyed by its path below results/fits, without the
-    columns that differ between runs."""
-    root = workdir / "results" / "fits"
-    out = {}
-    for f in sorted(root.rglob("*.parquet")):
-        df = pd.read_parquet(f)
-        out[str(f.relative_to(root))] = df.drop(columns=[c for c in df.columns if NONDETERMINISTIC.search(c)])
-    return out
 
 
 def assert_same_results(a: Path, b: Path) -> None:
