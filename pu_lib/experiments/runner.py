@@ -464,12 +464,3 @@ def fit_eval(spec: dict, dataset_path: str | None, labels_path: str, client=None
         rows = client.gather(futures)
     df = pd.DataFrame(rows).sort_values("rep", kind="stable").reset_index(drop=True)
     return df
-
-
-# --------------------------------------------------------------------------- aggregate
-def aggregate(paths, out: str | None = None, *, repetitions=None, cells: dict | None = None) -> pd.DataFrame:
-    """Concatenate result files (in sorted path order) into one frame, after checking
-    that each holds the cell it is named for (:func:`pu_lib.experiments.results.aggregate`)."""
-    from pu_lib.experiments.results import aggregate as checked_aggregate
-
-    return checked_aggregate(paths, out, repetitions=repetitions, cells=cells)
