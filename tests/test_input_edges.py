@@ -175,7 +175,7 @@ def test_an_xgboost_estimator_with_a_bad_parameter_is_named(cls):
 def test_xgboost_errors_inside_a_fold_become_value_errors():
     from xgboost import XGBClassifier
 
-    from pu_lib.prior._cv import cv_probabilities
+    from pu_lib.oof import cv_probabilities
 
     X, s = _pu()
     with pytest.raises(ValueError, match=r"XGBoost failed to fit with parameters \{.*'max_bin': 1.*max_bin"):

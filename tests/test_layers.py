@@ -15,7 +15,7 @@ PKG = Path(__file__).resolve().parents[1] / "pu_lib"
 
 #: layer -> top-level parts of pu_lib it holds
 LAYERS = {
-    "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "base", "base_estimators", "registry"},
+    "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "base", "base_estimators", "registry", "oof"},
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures"},
     "workflow": {"experiments"},

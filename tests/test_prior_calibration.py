@@ -487,7 +487,7 @@ def test_improve_classification_relabels_top_k_with_deterministic_ties():
     assert relabel_top_unlabeled(s, 0.25, cal).tolist() == [1, 0, 1, 1, 0, 1, 0, 0]
     # the real second classifier (XGBoost, 3 folds) on the relabeled data; metrics of its
     # out-of-fold probabilities against the true labels
-    from pu_lib.prior._cv import cv_probabilities
+    from pu_lib.oof import cv_probabilities
 
     m, probs = improve_classification(X, s, y_true, 0.5, cal, n_folds=3, random_state=4, return_probs=True)
     expected = cv_probabilities(X, relabel_top_unlabeled(s, 0.5, cal), n_folds=3, random_state=4)
@@ -513,7 +513,7 @@ def test_improve_classification_beats_baseline_with_xgboost():
     """Algorithm 5 end to end with the default XGBoost (via cv_probabilities): relabeling
     the top alpha |U| unlabeled rows improves the metrics against the true labels over
     XGBoost trained on the PU labels."""
-    from pu_lib.prior._cv import cv_probabilities
+    from pu_lib.oof import cv_probabilities
 
     X, y, s = _classification_data()
     u = s == 0

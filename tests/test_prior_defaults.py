@@ -63,7 +63,7 @@ def test_pulsnar_importance_and_cluster_models_use_the_classifier_settings():
     learning_rate 0.2 (the authors pass one XGB_params dict to both)."""
     import numpy as np
 
-    from pu_lib.prior import _cv
+    from pu_lib import oof as _cv
 
     seen = []
     real = _cv.make_xgb

@@ -23,7 +23,7 @@ from pu_lib.prior._beta_density import (
     pulscar_objective,
     select_alpha,
 )
-from pu_lib.prior._cv import cv_probabilities, xgb_gain_importances
+from pu_lib.oof import cv_probabilities, xgb_gain_importances
 from pu_lib.prior.pulsnar import bic_knee
 
 

@@ -73,13 +73,13 @@ def check_base_params(base: str, params) -> None:
     classifier ``base`` does not take ``params`` or one of their values is invalid: the
     classifier is built (unknown names), then scikit-learn's parameter constraints are
     checked (every step of a pipeline), and XGBoost parameters are tried on a one-tree
-    model (:func:`pu_lib.prior._cv.check_xgb_params`; ``n_estimators`` >= 1)."""
+    model (:func:`pu_lib.oof.check_xgb_params`; ``n_estimators`` >= 1)."""
     from pu_lib.base_estimators import make_base_estimator
 
     try:
         est = make_base_estimator(base, params or {})
         if base == "xgboost":
-            from pu_lib.prior._cv import check_xgb_params
+            from pu_lib.oof import check_xgb_params
 
             check_xgb_params(dict(params or {}), "base_params")
             return

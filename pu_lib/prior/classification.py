@@ -8,7 +8,7 @@ positives among them.
 :func:`improve_classification` relabels the top ``round(alpha |U|)`` unlabeled rows by
 calibrated probability (Algorithm 4, :mod:`pu_lib.prior.calibration`) as positives
 (:func:`relabel_top_unlabeled`), trains a second classifier (XGBoost by default,
-five-fold CV through :func:`pu_lib.prior._cv.cv_probabilities`) on the relabeled data and
+five-fold CV through :func:`pu_lib.oof.cv_probabilities`) on the relabeled data and
 scores its out-of-fold probabilities against the true labels
 (:func:`classification_metrics`, keys :data:`CLASSIFICATION_METRICS`);
 :func:`baseline_classification` is the paper's comparison "without PULSCAR/PULSNAR"
@@ -23,7 +23,7 @@ import numpy as np
 
 from pu_lib._rounding import round_half_up
 from pu_lib._validation import check_binary
-from pu_lib.prior._cv import cv_probabilities
+from pu_lib.oof import cv_probabilities
 from pu_lib.prior.calibration import _check_alpha, _check_probs
 
 __all__ = [
@@ -119,7 +119,7 @@ def improve_classification(X, s, y_true, alpha, calibrated_unlabeled, estimator=
         ``calibrate_pulscar(est, s, data="U").unlabeled_probs`` or, for PULSNAR, the
         eq. 6 combination ``calibrate_pulsnar(est, s, data="U").unlabeled_probs``).
     estimator, n_folds, random_state, n_jobs, scale_pos_weight : passed to
-        :func:`pu_lib.prior._cv.cv_probabilities` (None = XGBoost; ``scale_pos_weight``
+        :func:`pu_lib.oof.cv_probabilities` (None = XGBoost; ``scale_pos_weight``
         ``"auto"`` = ``#class 0 / #class 1`` per fold, as for the first classifier).
     return_probs : also return the out-of-fold probabilities.
 

@@ -3,7 +3,7 @@
 
 PULSCAR estimates ``alpha``, the fraction of positives among the unlabeled examples:
 out-of-fold class-1 probabilities of a classifier (XGBoost, 5-fold CV;
-:mod:`pu_lib.prior._cv`) trained to separate labeled from unlabeled rows, then the
+:mod:`pu_lib.oof`) trained to separate labeled from unlabeled rows, then the
 beta-kernel densities of the labeled and unlabeled probabilities and the objective of
 eq. 3 (:mod:`pu_lib.prior._beta_density`, where the implementation choices are listed).
 
@@ -50,7 +50,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import effective_n_jobs
 from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, _check_bandwidth_range, pulscar_alpha
-from pu_lib.prior._cv import _check_xgb_params, check_xgb_estimator, cv_probabilities
+from pu_lib.oof import _check_xgb_params, check_xgb_estimator, cv_probabilities
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
 
@@ -81,7 +81,7 @@ def check_xgboost_settings(estimator) -> None:
     constraints, run by ``_validate_params`` (so when ``fit`` starts and when a workflow
     config is read): ``bandwidth_range`` a pair ``0 < low < high``; ``xgb_params`` a dict
     of XGBoost parameters that XGBoost accepts (each tried on a one-tree model:
-    :func:`pu_lib.prior._cv.check_xgb_params`; ``n_estimators`` >= 1), none of which has
+    :func:`pu_lib.oof.check_xgb_params`; ``n_estimators`` >= 1), none of which has
     its own argument; an XGBoost classifier given as ``estimator`` likewise. Each
     problem is a ``ValueError`` naming the parameter."""
     _check_bandwidth_range(estimator.bandwidth_range)
@@ -100,7 +100,7 @@ PULSCAR_CONSTRAINTS: dict = {
     "bandwidth_range": ["array-like"],
     "bandwidth_search": [StrOptions(set(BANDWIDTH_SEARCHES))],
     # a dict of further XGBoost parameters; keys with their own argument are refused by
-    # pu_lib.prior._cv.make_xgb before any model is fitted
+    # pu_lib.oof.make_xgb before any model is fitted
     "xgb_params": [None, dict],
     "random_state": RANDOM_STATE_CONSTRAINT,
     "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],

@@ -88,7 +88,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import active_dask_client, limit_threads, parallel_map
 from pu_lib.prior._beta_density import _check_bandwidth_range, pulscar_alpha
-from pu_lib.prior._cv import cv_probabilities_many, xgb_gain_importances
+from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
 from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, check_xgboost_settings, xgb_settings
 

@@ -1,4 +1,4 @@
-"""Out-of-fold classifier probabilities for PULSCAR / PULSNAR (Kumar & Lambert, PeerJ CS
+"""Out-of-fold classifier probabilities, shared by every method that needs them (PULSCAR / PULSNAR (Kumar & Lambert, PeerJ CS
 2024, "Problem formulation and algorithms": *"we execute a supervised probabilistic
 classifier (e.g., XGBoost) with five-fold cross-validation (CV) by treating all labeled
 positives as class 1 and all unlabeled examples as class 0"*).
