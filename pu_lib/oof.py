@@ -1,7 +1,24 @@
-"""Out-of-fold classifier probabilities, shared by every method that needs them (PULSCAR / PULSNAR (Kumar & Lambert, PeerJ CS
-2024, "Problem formulation and algorithms": *"we execute a supervised probabilistic
-classifier (e.g., XGBoost) with five-fold cross-validation (CV) by treating all labeled
-positives as class 1 and all unlabeled examples as class 0"*).
+"""Out-of-fold and held-out classifier probabilities: the one module for every method that
+needs them.
+
+Users:
+
+* PULSCAR / PULSNAR (:mod:`pu_lib.prior.pulscar`, :mod:`pu_lib.prior.pulsnar`,
+  :mod:`pu_lib.prior.classification`; Kumar & Lambert, PeerJ CS 2024, "Problem
+  formulation and algorithms": *"we execute a supervised probabilistic classifier (e.g.,
+  XGBoost) with five-fold cross-validation (CV) by treating all labeled positives as
+  class 1 and all unlabeled examples as class 0"*): :func:`cv_probabilities`,
+  :func:`cv_probabilities_many`, :func:`xgb_gain_importances`;
+* Rank Pruning (:mod:`pu_lib.baselines.rank_pruning`; Northcutt et al. 2017): the
+  out-of-fold ``g(x) = P(s=1|x)`` of any base classifier and each row's fold
+  (:func:`cv_probabilities` with ``return_folds=True``), for the per-fold confident counts;
+* DEDPUL (:mod:`pu_lib.prior.dedpul`): :func:`cv_probabilities` with any estimator;
+* Elkan-Noto (:mod:`pu_lib.baselines.elkan_noto`, :mod:`pu_lib.prior.elkan_noto`): the
+  stratified hold-out split (:func:`stratified_hold_out`, :func:`split_rows`) on which the
+  label frequency ``c`` is estimated from held-out probabilities.
+
+Spy-EM (:mod:`pu_lib.baselines.spy_em`) needs no out-of-fold probabilities: S-EM scores
+the training rows with the naive Bayes model fitted on them (Liu et al. 2002, Step 1).
 
 :func:`cv_probabilities` returns the out-of-fold class-1 probability of every row in row
 order; :func:`xgb_gain_importances` fits one XGBoost model on all rows and returns the
@@ -32,6 +49,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
+from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_binary
 from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
@@ -43,6 +61,8 @@ __all__ = [
     "cv_probabilities_many",
     "fold_splits",
     "make_xgb",
+    "split_rows",
+    "stratified_hold_out",
     "xgb_gain_importances",
 ]
 
@@ -312,7 +332,7 @@ def _check_Xy(X, y):
 
 
 def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=1, scale_pos_weight="auto",
-                     *, max_depth=6, xgb_params=None) -> np.ndarray:
+                     *, max_depth=6, xgb_params=None, return_folds=False):
     """Out-of-fold class-1 probabilities of all rows (PULSCAR Algorithm 1, line 1).
 
     Parameters
@@ -336,16 +356,81 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
     xgb_params : further parameters of the default XGBoost (e.g. ``{"learning_rate":
         0.2}``, as in the authors' synthetic-data configs); ignored for a given ``estimator``.
 
+    return_folds : also return each row's fold: the index ``k`` of the fold whose model
+        (fitted on the other folds) gave the row its probability (Rank Pruning estimates
+        its noise rates fold by fold).
+
     Returns
     -------
-    float64 array of shape ``(n_samples,)``, in row order. The result depends only on the
+    float64 array of shape ``(n_samples,)``, in row order; with ``return_folds`` the pair
+    ``(probabilities, folds)`` (int64 fold indices). The result depends only on the
     data, ``random_state`` and the parameters -- not on ``n_jobs`` or Dask.
     """
     X, y = _check_Xy(X, y)
     seed = seed_to_int(random_state, fresh_if_none=True)
     rows = np.arange(X.shape[0], dtype=np.int64)
-    return cv_probabilities_many(X, y, [(rows, seed)], estimator=estimator, n_folds=n_folds, n_jobs=n_jobs,
-                                 scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params)[0]
+    proba = cv_probabilities_many(X, y, [(rows, seed)], estimator=estimator, n_folds=n_folds, n_jobs=n_jobs,
+                                  scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params)[0]
+    if not return_folds:
+        return proba
+    folds = np.empty(X.shape[0], dtype=np.int64)
+    for k, (_, test) in enumerate(fold_splits(y, n_folds, seed)):  # the splits cv_probabilities_many used
+        folds[test] = k
+    return proba, folds
+
+
+# ------------------------------------------------------------------ held-out split (Elkan & Noto)
+
+
+def split_rows(s: np.ndarray, ratio: float, rng: np.random.Generator):
+    """Row indices ``(train, hold_out)``, stratified on ``s``.
+
+    From each stratum (labeled / unlabeled) of size ``n_k`` exactly
+    ``round_half_up(ratio * n_k)`` randomly chosen examples are held out, clipped to
+    ``[1, n_k - 1]`` when ``n_k >= 2`` so that both parts keep at least one example of
+    each stratum (with few labeled positives, e.g. 3 at ratio 0.1, plain rounding would
+    hold out none and c could not be estimated). The labeled stratum draws first from
+    ``rng``, then the unlabeled one.
+    """
+    hold = []
+    for value in (1, 0):
+        idx = np.flatnonzero(s == value)
+        k = round_half_up(ratio * idx.shape[0])
+        if idx.shape[0] >= 2:
+            k = min(max(k, 1), idx.shape[0] - 1)
+        hold.append(rng.permutation(idx)[:k])
+    hold_idx = np.sort(np.concatenate(hold))
+    mask = np.ones(s.shape[0], dtype=bool)
+    mask[hold_idx] = False
+    return np.flatnonzero(mask), hold_idx
+
+
+def stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator, sample_weight=None):
+    """The stratified hold-out of Elkan & Noto's classifier and prior estimator:
+    ``(train_rows, train_weights, hold_rows, hold_weights)`` (weights None without
+    ``sample_weight``).
+
+    * no weights, or weights that are not all integers: the row split of
+      :func:`split_rows` (strata sizes counted in rows), each row carrying its weight
+      to the part it falls in;
+    * integer weights: a row of weight ``w`` is ``w`` units, laid out as
+      ``np.repeat(rows, w)`` would lay out duplicated rows, and the *units* are split by
+      :func:`split_rows`; a row's train (hold-out) weight is the number of its units in
+      the training (held-out) part, so a row may be in both parts. The same seed then
+      holds out the same units as it would hold out duplicated rows, and integer weights
+      give exactly the model of duplicated rows.
+    """
+    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
+    if w is None or not np.all(w == np.floor(w)):
+        train, hold = split_rows(s, ratio, rng)
+        return train, (None if w is None else w[train]), hold, (None if w is None else w[hold])
+    counts = w.astype(np.int64)
+    units = np.repeat(np.arange(s.shape[0]), counts)
+    _, hold_units = split_rows(s[units], ratio, rng)
+    n_hold = np.bincount(units[hold_units], minlength=s.shape[0])
+    n_train = counts - n_hold
+    train, hold = np.flatnonzero(n_train > 0), np.flatnonzero(n_hold > 0)
+    return train, n_train[train].astype(np.float64), hold, n_hold[hold].astype(np.float64)
 
 
 def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_pos_weight="auto", *, xgb_params=None):

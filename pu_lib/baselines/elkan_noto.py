@@ -30,73 +30,27 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed
 from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib.base import PUClassifierMixin
 from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.oof import split_rows as _split_rows  # noqa: F401  (the split's old name here)
+from pu_lib.oof import stratified_hold_out
 
 __all__ = ["ElkanNotoClassifier"]
 
 _C_ESTIMATORS = ("e1", "e2", "e3")
 
 
-def _split_rows(s: np.ndarray, ratio: float, rng: np.random.Generator):
-    """Row indices ``(train, hold_out)``, stratified on ``s``.
-
-    From each stratum (labeled / unlabeled) of size ``n_k`` exactly
-    ``round_half_up(ratio * n_k)`` randomly chosen examples are held out, clipped to
-    ``[1, n_k - 1]`` when ``n_k >= 2`` so that both parts keep at least one example of
-    each stratum (with few labeled positives, e.g. 3 at ratio 0.1, plain rounding would
-    hold out none and c could not be estimated).
-    """
-    hold = []
-    for value in (1, 0):
-        idx = np.flatnonzero(s == value)
-        k = round_half_up(ratio * idx.shape[0])
-        if idx.shape[0] >= 2:
-            k = min(max(k, 1), idx.shape[0] - 1)
-        hold.append(rng.permutation(idx)[:k])
-    hold_idx = np.sort(np.concatenate(hold))
-    mask = np.ones(s.shape[0], dtype=bool)
-    mask[hold_idx] = False
-    return np.flatnonzero(mask), hold_idx
-
-
-def _stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator, sample_weight=None):
-    """The stratified hold-out of :class:`ElkanNotoClassifier`: ``(train_rows,
-    train_weights, hold_rows, hold_weights)`` (weights None without ``sample_weight``).
-
-    * no weights, or weights that are not all integers: the row split of
-      :func:`_split_rows` (strata sizes counted in rows), each row carrying its weight
-      to the part it falls in;
-    * integer weights: a row of weight ``w`` is ``w`` units, laid out as
-      ``np.repeat(rows, w)`` would lay out duplicated rows, and the *units* are split by
-      :func:`_split_rows`; a row's train (hold-out) weight is the number of its units in
-      the training (held-out) part, so a row may be in both parts. The same seed then
-      holds out the same units as it would hold out duplicated rows, and integer weights
-      give exactly the model of duplicated rows.
-    """
-    w = None if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if w is None or not np.all(w == np.floor(w)):
-        train, hold = _split_rows(s, ratio, rng)
-        return train, (None if w is None else w[train]), hold, (None if w is None else w[hold])
-    counts = w.astype(np.int64)
-    units = np.repeat(np.arange(s.shape[0]), counts)
-    _, hold_units = _split_rows(s[units], ratio, rng)
-    n_hold = np.bincount(units[hold_units], minlength=s.shape[0])
-    n_train = counts - n_hold
-    train, hold = np.flatnonzero(n_train > 0), np.flatnonzero(n_hold > 0)
-    return train, n_train[train].astype(np.float64), hold, n_hold[hold].astype(np.float64)
-
-
 class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     """PU classifier of Elkan & Noto (2008): ``Pr(y=1|x) = g(x) / c``.
 
     ``fit`` (1) splits the training data, stratified on ``s``, into a part of
-    relative size ``1 - hold_out_ratio`` and a held-out part; (2) fits the
+    relative size ``1 - hold_out_ratio`` and a held-out part
+    (:func:`pu_lib.oof.stratified_hold_out`, the library's one module for held-out and
+    out-of-fold probabilities); (2) fits the
     non-traditional classifier ``g(x) ~ Pr(s = 1 | x)`` (a clone of ``estimator``,
     unlabeled treated as negative) on the first part only -- as in the paper, the
     held-out examples are *not* used to train ``g``, so that ``c`` is estimated on
@@ -172,7 +126,7 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
             rng = np.random.default_rng()
         else:
             rng = np.random.default_rng(derive_seed(seed, "ElkanNotoClassifier", "hold_out"))
-        train_idx, w_train, hold_idx, w_hold = _stratified_hold_out(s, ratio, rng, w)
+        train_idx, w_train, hold_idx, w_hold = stratified_hold_out(s, ratio, rng, w)
 
         s_train, s_hold = s[train_idx], s[hold_idx]
         n_lab = int(s.sum())
