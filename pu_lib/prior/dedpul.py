@@ -1,0 +1,408 @@
+"""DEDPUL: Difference-of-Estimated-Densities-based Positive-Unlabeled Learning
+(D. Ivanov, ICMLA 2020, arXiv:1902.06965), as a class-prior estimator.
+
+**Pipeline** (paper, Algorithm 1 and section 3; defaults from the authors' code,
+``dimonenka/DEDPUL``, ``algorithms.py``: ``estimate_poster_cv`` -> ``estimate_diff`` ->
+``estimate_poster_em``). The authors' code works with the share of *negatives* in U and
+with predictions ``y(x) = Pr(U | x)``; we follow it and convert at the end
+(``alpha = 1 - alpha_N``, the note in their README).
+
+1. **Non-traditional classifier**: out-of-fold probabilities of a labeled-vs-unlabeled
+   classifier (:func:`pu_lib.oof.cv_probabilities`, 5 stratified folds), ``y = 1 -
+   Pr(s = 1 | x)``. *Deviation*: the authors train an ensemble of neural networks
+   (``estimate_preds_cv``; their experiments: 5 folds, 1 network); we use XGBoost as
+   PULSCAR does (``tree_method="hist"``, ``max_depth = 4``, ``scale_pos_weight =
+   |U|/|P|`` per fold) or any classifier with ``predict_proba`` (``estimator``). The
+   density ratio of the next step does not depend on a monotone recalibration of ``y``.
+2. **Densities** of ``y`` on P and on U (``estimate_diff``, ``kde_mode="logit"``): Gaussian
+   kernel densities of ``z = log(y / (1 - y + 1e-5))`` with ``scipy.stats.gaussian_kde``'s
+   scalar bandwidth factors ``bw_pos = 0.1`` (P) and ``bw_mix = 0.05`` (U), i.e. kernel
+   standard deviations ``0.1 sd(z_P)`` and ``0.05 sd(z_U)``, mapped back by the Jacobian,
+   ``f(y) = g(z) / (y (1 - y) + 1e-5)``. *Implementation*: the kernel sums are evaluated
+   by linear binning on a grid with spacing at most 1/20 of the smaller bandwidth (at least
+   2,048 and at most 2**20 points) and an FFT convolution, then interpolated linearly at
+   the U points (the exact sums cost ``n_U (n_U + n_P)`` kernel evaluations, 10**10 at
+   U = 100,000); ``y`` is clipped to ``[1e-12, 1]`` before the logit, and a standard
+   deviation of the logits below ``1e-3`` (every prediction of a sample equal, where
+   ``gaussian_kde`` raises) is raised to ``1e-3``.
+3. **Density ratio** ``r = f_P / (f_U + 1e-5)`` at the U points, in increasing order of
+   ``y``, then processed as the authors do: values above 50 set to 50; a centred rolling
+   median of window 11 (``rolling_apply(diff, 5)``: the window shrinks symmetrically at
+   the ends, ``2 min(k, i, n-1-i) + 1`` values at position ``i``); below the threshold
+   ``(mean y_U + mean y_P) / 2`` (``threshold="mid"``) ``r`` is made non-increasing in
+   ``y`` (a reversed cumulative maximum); a second rolling median with ``k_neighbours =
+   n_U // 20``; the monotonizing trends (``MT=True``, ``MT_coef=0.2``, class
+   ``MonotonizingTrends``, run from the highest ``y`` down: every value is raised to the
+   largest earlier value still "alive", a value's counter starting at 1, gaining 1 for
+   every later value at least as large and losing ``MT_coef`` for every smaller one, and
+   dying at 0 -- we count exactly, so a counter of ``1 - 5 * 0.2`` dies, where the
+   authors' float sums leave it at ``5.6e-17``, alive for one more step); finally the
+   values are sorted and reassigned so that ``r`` is non-increasing in ``y``.
+4. **Prior** (``estimate_poster_em``, the authors' default ``estimator="dedpul"``; the
+   paper's "EM" variant): with posteriors ``p_N(alpha_N) = max(1 - r (1 - alpha_N), 0)``,
+   (a) *converge*: ``alpha_N = 0``, then ``alpha_N <- mean p_N(alpha_N)`` until the
+   change is below ``1e-5`` or every posterior is positive (at most 1,000 times);
+   (b) *non-converge*: on the grid ``alpha_N = 0, 0.001, ..., 0.999`` the errors
+   ``e = mean p_N - alpha_N``, and the grid point (interior, ``e < 0.05``) of largest
+   second difference of ``e``; (b) is returned when it is below (a) and, unless at most
+   one grid error is negative or (a) is at least ``0.999``. ``method="dmin"`` is the paper's
+   other estimate (``estimate_poster_dedpul``): ``alpha_N = 1 - 1 / max(q, 1)``, ``q`` the
+   0.95-quantile (``"higher"``) of ``r`` -- ``alpha = 1 / max(q, 1)``, the infimum of
+   ``f_U / f_P`` relaxed by 5 %.
+
+All loops over rows are compiled (numba: the rolling medians, the monotonizing trends
+on a lazy segment tree, ``O(n log n)``) or vectorised (the error grid through sorted
+cumulative sums).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from numba import njit
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+
+from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.oof import _check_xgb_params, check_xgb_estimator, cv_probabilities
+from pu_lib.prior.base import BasePriorEstimator
+
+__all__ = ["DEDPUL", "DEDPUL_DEFAULTS", "dedpul_alpha", "density_ratio", "monotonize_trends", "rolling_median"]
+
+#: the authors' defaults (``estimate_diff`` / ``estimate_poster_em`` / ``estimate_poster_dedpul``)
+DEDPUL_DEFAULTS: dict = {
+    "bw_mix": 0.05,
+    "bw_pos": 0.1,
+    "ratio_cap": 50.0,
+    "first_window": 5,
+    "mt_coef": 0.2,
+    "em_tol": 1e-5,
+    "em_max_iter": 1000,
+    "em_step": 0.001,
+    "em_max_diff": 0.05,
+    "dmin_quantile": 0.05,
+}
+
+_EPS = 1e-5
+_SD_FLOOR = 1e-3
+
+
+# --------------------------------------------------------------------------- compiled kernels
+@njit(cache=True, nogil=True)
+def _rolling_median(a, k):
+    """Centred rolling median, half-width ``min(k, i, n-1-i)`` at position ``i``."""
+    n = a.shape[0]
+    out = np.empty(n)
+    if n == 0:
+        return out
+    buf = np.empty(2 * k + 1)
+    m = 0  # sorted window buf[:m]
+    lo, hi = 0, -1  # current window a[lo..hi]
+    for i in range(n):
+        r = min(k, i, n - 1 - i)
+        nlo, nhi = i - r, i + r
+        while lo < nlo:  # remove a[lo]
+            x = a[lo]
+            j = np.searchsorted(buf[:m], x)
+            buf[j:m - 1] = buf[j + 1:m].copy()
+            m -= 1
+            lo += 1
+        while hi < nhi:  # add a[hi + 1]
+            hi += 1
+            x = a[hi]
+            j = np.searchsorted(buf[:m], x)
+            buf[j + 1:m + 1] = buf[j:m].copy()
+            buf[j] = x
+            m += 1
+        out[i] = buf[m // 2]
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _seg_rebuild(t, add, x):
+    x >>= 1
+    while x >= 1:
+        t[x] = min(t[2 * x], t[2 * x + 1]) + add[x]
+        x >>= 1
+
+
+@njit(cache=True, nogil=True)
+def _seg_apply(t, add, size, node, v):
+    t[node] += v
+    if node < size:
+        add[node] += v
+
+
+@njit(cache=True, nogil=True)
+def _seg_range_add(t, add, size, left, right, v):
+    """Add ``v`` to leaves ``left..right`` (inclusive)."""
+    if left > right:
+        return
+    lo, hi = left + size, right + size + 1
+    l0, r0 = lo, hi - 1
+    while lo < hi:
+        if lo & 1:
+            _seg_apply(t, add, size, lo, v)
+            lo += 1
+        if hi & 1:
+            hi -= 1
+            _seg_apply(t, add, size, hi, v)
+        lo >>= 1
+        hi >>= 1
+    _seg_rebuild(t, add, l0)
+    _seg_rebuild(t, add, r0)
+
+
+@njit(cache=True, nogil=True)
+def _monotonize(a, ranks, values, coef, tol):
+    """The authors' monotonizing trends on ``a`` (ranks of ``a`` into the sorted distinct
+    ``values``); counters live on a min segment tree with lazy range additions."""
+    n = a.shape[0]
+    m = values.shape[0]
+    size = 1
+    while size < m:
+        size *= 2
+    t = np.full(2 * size, np.inf)
+    add = np.zeros(2 * size)
+    out = np.empty(n)
+    for i in range(n):
+        p = a[i]
+        r = ranks[i]
+        # highest alive key
+        if t[1] < np.inf:
+            node = 1
+            while node < size:
+                node = 2 * node + 1 if t[2 * node + 1] < np.inf else 2 * node
+            out[i] = max(p, values[node - size])
+        else:
+            out[i] = p
+        # keys <= p gain 1, keys > p lose coef
+        _seg_range_add(t, add, size, 0, r, 1.0)
+        _seg_range_add(t, add, size, r + 1, m - 1, -coef)
+        # keys whose counter reached 0 die
+        while t[1] <= tol:
+            node = 1
+            while node < size:
+                node = 2 * node if t[2 * node] <= t[2 * node + 1] else 2 * node + 1
+            t[node] = np.inf
+            _seg_rebuild(t, add, node)
+        # p becomes a key with counter 1 unless alive
+        leaf = r + size
+        if t[leaf] == np.inf:
+            acc = 0.0
+            x = leaf >> 1
+            while x >= 1:
+                acc += add[x]
+                x >>= 1
+            t[leaf] = 1.0 - acc
+            _seg_rebuild(t, add, leaf)
+    return out
+
+
+# --------------------------------------------------------------------------- numpy steps
+def rolling_median(a, k: int) -> np.ndarray:
+    """Centred rolling median of ``a`` with half-width ``k``, shrinking symmetrically at
+    the ends (the authors' ``rolling_apply``)."""
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    k = int(k)
+    if k <= 0 or a.shape[0] <= 1:
+        return a.copy()
+    return _rolling_median(a, k)
+
+
+def monotonize_trends(a, mt_coef: float = DEDPUL_DEFAULTS["mt_coef"]) -> np.ndarray:
+    """The authors' ``MonotonizingTrends`` on ``a`` in the given order (module docstring)."""
+    a = np.ascontiguousarray(a, dtype=np.float64)
+    if a.shape[0] == 0:
+        return a.copy()
+    values, ranks = np.unique(a, return_inverse=True)
+    return _monotonize(a, ranks.astype(np.int64), values, float(mt_coef), 1e-9)
+
+
+def _binned_kde(sample, bandwidth, points):
+    """Gaussian kernel density of ``sample`` (kernel sd ``bandwidth``) at ``points``:
+    linear binning + FFT convolution on a grid, linear interpolation (module docstring)."""
+    from scipy.signal import fftconvolve
+
+    lo = min(sample.min(), points.min()) - 5.0 * bandwidth
+    hi = max(sample.max(), points.max()) + 5.0 * bandwidth
+    g = int(min(2**20, max(2048, math.ceil((hi - lo) / (bandwidth / 20.0)) + 1)))
+    grid = np.linspace(lo, hi, g)
+    delta = grid[1] - grid[0]
+    pos = (sample - lo) / delta
+    i0 = np.clip(np.floor(pos).astype(np.int64), 0, g - 2)
+    frac = pos - i0
+    counts = np.bincount(i0, weights=1.0 - frac, minlength=g) + np.bincount(i0 + 1, weights=frac, minlength=g)
+    half = int(min(g - 1, math.ceil(5.0 * bandwidth / delta)))
+    offs = np.arange(-half, half + 1) * delta
+    kern = np.exp(-0.5 * (offs / bandwidth) ** 2) / (bandwidth * math.sqrt(2.0 * math.pi))
+    dens = fftconvolve(counts, kern, mode="same") / sample.shape[0]
+    np.maximum(dens, 0.0, out=dens)
+    return np.interp(points, grid, dens)
+
+
+def density_ratio(preds_pos, preds_unl, bw_mix=DEDPUL_DEFAULTS["bw_mix"], bw_pos=DEDPUL_DEFAULTS["bw_pos"],
+                  k_neighbours=None, monotonize=True, mt_coef=DEDPUL_DEFAULTS["mt_coef"]):
+    """The processed density ratio ``f_P / f_U`` at the unlabeled points (steps 2-3 of the
+    module docstring), in the order of ``preds_unl``. ``preds_*`` are ``y = Pr(U | x)``."""
+    yp = np.asarray(preds_pos, dtype=np.float64)
+    yu = np.asarray(preds_unl, dtype=np.float64)
+    n_u = yu.shape[0]
+    threshold = yu.mean() / 2.0 + yp.mean() / 2.0
+    if k_neighbours is None:
+        k_neighbours = n_u // 20
+
+    def logit(y):
+        y = np.clip(y, 1e-12, 1.0)
+        return np.log(y / (1.0 - y + _EPS))
+
+    zp, zu = logit(yp), logit(yu)
+    # gaussian_kde's bandwidth is a factor of the sample's standard deviation; a sample
+    # whose logits (nearly) coincide -- a classifier that gives every row the same
+    # probability -- makes it raise; we floor that deviation at _SD_FLOOR instead
+    sd_p = max(zp.std(ddof=1) if zp.shape[0] > 1 else 0.0, _SD_FLOOR)
+    sd_u = max(zu.std(ddof=1) if zu.shape[0] > 1 else 0.0, _SD_FLOOR)
+    order = np.argsort(yu, kind="stable")
+    ys = yu[order]
+    zs = zu[order]
+    jac = ys * (1.0 - ys) + _EPS
+    f_pos = _binned_kde(zp, bw_pos * sd_p, zs) / jac
+    f_unl = _binned_kde(zu, bw_mix * sd_u, zs) / jac
+    r = f_pos / (f_unl + _EPS)
+    np.minimum(r, DEDPUL_DEFAULTS["ratio_cap"], out=r)
+    r = rolling_median(r, DEDPUL_DEFAULTS["first_window"])
+    below = ys <= threshold
+    nb = int(below.sum())  # ys is sorted: the rows below the threshold are a prefix
+    if nb:
+        r[:nb] = np.maximum.accumulate(r[:nb][::-1])[::-1]
+    r = rolling_median(r, k_neighbours)
+    if monotonize:
+        r = monotonize_trends(r[::-1], mt_coef)[::-1]
+    r = np.sort(r)[::-1]  # non-increasing in y
+    out = np.empty(n_u)
+    out[order] = r
+    return out
+
+
+def _mean_posteriors(ratio, alphas_n):
+    """``mean(max(1 - r (1 - a), 0))`` for every ``a`` in ``alphas_n`` (sorted cumulative sums)."""
+    rs = np.sort(ratio)
+    csum = np.concatenate([[0.0], np.cumsum(rs)])
+    scale = 1.0 - np.asarray(alphas_n, dtype=np.float64)
+    with np.errstate(divide="ignore"):
+        cut = np.where(scale > 0, 1.0 / np.where(scale > 0, scale, 1.0), np.inf)
+    m = np.searchsorted(rs, cut, side="left")  # rows with r < 1 / (1 - a) have positive posteriors
+    return (m - scale * csum[m]) / rs.shape[0]
+
+
+def dedpul_alpha(ratio, method="em"):
+    """``(alpha, details)``: the fraction of positives among the unlabeled from the processed
+    density ratio, by the authors' EM procedure (``"em"``) or ``"dmin"`` (module docstring)."""
+    d = DEDPUL_DEFAULTS
+    ratio = np.asarray(ratio, dtype=np.float64)
+    if method == "dmin":
+        q = float(np.quantile(ratio, 1.0 - d["dmin_quantile"], method="higher"))
+        return 1.0 / max(q, 1.0), {"quantile": q}
+    # (a) converge
+    a_conv = 0.0
+    for _ in range(d["em_max_iter"]):
+        post = np.maximum(1.0 - ratio * (1.0 - a_conv), 0.0)
+        mean_post = float(post.mean())
+        if abs(mean_post - a_conv) < d["em_tol"] or post.min() > 0:
+            break
+        a_conv = mean_post
+    # (b) non-converge
+    grid = np.arange(0.0, 1.0, d["em_step"])
+    errors = _mean_posteriors(ratio, grid) - grid
+    inner = errors[1:-1] < d["em_max_diff"]
+    a_nonconv = None
+    if inner.any():
+        second = np.diff(np.diff(errors))[inner]
+        a_nonconv = float(grid[1:-1][inner][int(np.argmax(second))])
+    use_conv = (a_nonconv is None or a_nonconv >= a_conv
+                or ((errors < 0).sum() > 1 and a_conv < 1.0 - d["em_step"]))
+    alpha_n = a_conv if use_conv else a_nonconv
+    return 1.0 - alpha_n, {"alpha_n_converge": a_conv, "alpha_n_nonconverge": a_nonconv,
+                           "chosen": "converge" if use_conv else "nonconverge"}
+
+
+class DEDPUL(BasePriorEstimator):
+    """DEDPUL class-prior estimator (Ivanov 2020; module docstring for every step).
+
+    Parameters
+    ----------
+    estimator : None (XGBoost, as PULSCAR; the authors use neural networks) or a
+        scikit-learn classifier with ``predict_proba``, cloned per fold.
+    n_folds : folds of the out-of-fold predictions (5, the authors' experiments).
+    max_depth : ``max_depth`` of the default XGBoost (4, as PULSCAR).
+    xgb_params : further parameters of the default XGBoost (dict).
+    method : ``"em"`` (default; the authors' ``estimator="dedpul"``) or ``"dmin"``.
+    bw_mix, bw_pos : bandwidth factors of the U and P densities (0.05, 0.1: the authors').
+    k_neighbours : half-width of the second rolling median; None = ``n_U // 20`` (authors').
+    monotonize : apply the monotonizing trends (True; authors' ``MT=True``).
+    mt_coef : their coefficient (0.2, the authors' function default; their synthetic-data
+        experiments use 0.25, their UCI experiments ``MT=False``).
+    random_state : None, int or Generator (folds and models).
+    n_jobs : threads for the folds (or Dask tasks, as :func:`pu_lib.oof.cv_probabilities`).
+
+    Attributes
+    ----------
+    alpha_, prior_, c_, ... : see :class:`~pu_lib.prior.base.BasePriorEstimator`.
+    probs_ : out-of-fold ``Pr(s = 1 | x)`` of every row.
+    ratio_ : processed density ratio ``f_P / f_U`` of every unlabeled row (row order).
+    posterior_ : ``Pr(y = 1 | x)`` of every unlabeled row, ``1 - max(1 - r (1 - alpha_N), 0)``.
+    details_ : the EM (or dmin) intermediate values.
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [None, HasMethods(["fit", "predict_proba"])],
+        "n_folds": [Interval(Integral, 2, None, closed="left")],
+        "max_depth": [Interval(Integral, 1, None, closed="left")],
+        "xgb_params": [None, dict],
+        "method": [StrOptions({"em", "dmin"})],
+        "bw_mix": [Interval(Real, 0, None, closed="neither")],
+        "bw_pos": [Interval(Real, 0, None, closed="neither")],
+        "k_neighbours": [None, Interval(Integral, 0, None, closed="left")],
+        "monotonize": ["boolean"],
+        "mt_coef": [Interval(Real, 0, None, closed="neither")],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+        "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
+    }
+    _allow_nan = True
+
+    def __init__(self, estimator=None, n_folds=5, max_depth=4, xgb_params=None, method="em", bw_mix=0.05,
+                 bw_pos=0.1, k_neighbours=None, monotonize=True, mt_coef=0.2, random_state=None, n_jobs=1):
+        self.estimator = estimator
+        self.n_folds = n_folds
+        self.max_depth = max_depth
+        self.xgb_params = xgb_params
+        self.method = method
+        self.bw_mix = bw_mix
+        self.bw_pos = bw_pos
+        self.k_neighbours = k_neighbours
+        self.monotonize = monotonize
+        self.mt_coef = mt_coef
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    def _validate_params(self):
+        super()._validate_params()
+        _check_xgb_params(self.xgb_params)
+        check_xgb_estimator(self.estimator)
+
+    def _estimate(self, X, s):
+        seed = seed_to_int(self.random_state, fresh_if_none=True)
+        probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
+                                 random_state=derive_seed("DEDPUL", seed, "cv"), n_jobs=self.n_jobs,
+                                 max_depth=self.max_depth, xgb_params=self.xgb_params)
+        preds = 1.0 - probs  # the authors' y(x) = Pr(U | x)
+        ratio = density_ratio(preds[s == 1], preds[s == 0], bw_mix=self.bw_mix, bw_pos=self.bw_pos,
+                              k_neighbours=self.k_neighbours, monotonize=self.monotonize, mt_coef=self.mt_coef)
+        alpha, details = dedpul_alpha(ratio, self.method)
+        self.probs_ = probs
+        self.ratio_ = ratio
+        self.posterior_ = 1.0 - np.maximum(1.0 - ratio * alpha, 0.0)
+        self.details_ = details
+        return "alpha", alpha

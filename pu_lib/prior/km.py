@@ -1,0 +1,288 @@
+"""KM1 and KM2: mixture proportion estimation by kernel embedding of distributions
+(H. G. Ramaswamy, C. Scott, A. Tewari, "Mixture proportion estimation via kernel
+embedding of distributions", ICML 2016).
+
+**Setting.** The mixture ``F`` is the distribution of the unlabeled rows, the component
+``H`` that of the labeled positives (under SCAR the positives among the unlabeled follow
+``H``), so ``F = kappa* H + (1 - kappa*) G`` and the maximal proportion ``kappa*`` of
+``H`` in ``F`` is ``alpha``, the fraction of positives among the unlabeled
+(:mod:`pu_lib.prior.base`); the estimate is returned as ``("alpha", kappa_hat)``.
+
+**Distance curve** (paper, section 4). With ``lambda >= 1`` and ``G_lambda = lambda F +
+(1 - lambda) H``, ``d(lambda)`` is the RKHS distance between the (empirical) kernel mean
+embedding of ``G_lambda`` and the set of embeddings of distributions on the sample
+points. With the ``n = N + M`` points (``N`` mixture, ``M`` component), Gram matrix ``K``
+and ``u_lambda = (lambda / N, ..., lambda / N, (1 - lambda) / M, ...)``,
+
+    d(lambda)^2 = min_{v >= 0, sum v = 1} (u_lambda - v)^T K (u_lambda - v),
+
+a quadratic program over the simplex. ``d(1) = 0``; ``d`` is convex and its slope grows
+from about 0 (``lambda < 1 / (1 - kappa*)``) to ``d_inf = ||mu_F - mu_H||`` (the RKHS
+distance of the two embeddings), with the kink at ``lambda* = 1 / (1 - kappa*)``.
+
+**Gradient thresholding** (paper, section 4, "KM1" / "KM2" of the experiments; values
+from the authors' released code, ``http://web.eecs.umich.edu/~cscott/code.html#kmpe``,
+``KMPE.py`` as redistributed in ``dimonenka/DEDPUL``): ``lambda*`` is found by bisection
+on ``[1, lambda_upper]`` (``lambda_upper = 8``) until the bracket is at most
+``epsilon = 0.04`` wide; at the bracket's midpoint ``m`` the slope is the finite
+difference ``(d(m + epsilon/2) - d(m)) / (epsilon/2)``, and the right end moves to ``m``
+when the slope exceeds the threshold, the left end otherwise; ``lambda_hat`` is the final
+midpoint and ``kappa_hat = (lambda_hat - 1) / lambda_hat``. The thresholds:
+
+* **KM1**: ``1 / sqrt(min(N, M))``; when that exceeds ``0.9 d_inf`` the KM2 threshold is
+  used instead (the authors' wrapper);
+* **KM2**: ``0.8 s_0 + 0.2 d_inf``, ``s_0 = (d(1.05) - d(1)) / 0.05`` the initial slope.
+
+Which threshold is "KM1" follows the authors' code: its ``wrapper`` returns
+``(kappa_1/sqrt(min), kappa_initial_slope)`` and its example unpacks that pair as
+``(KM1, KM2)`` (two independent ports, Garg et al.'s and the SuMPE authors', read the
+paper the same way). Since ``d`` is convex the estimate grows with the threshold, so KM1 >=
+KM2 exactly when ``1 / sqrt(min(N, M)) >= 0.8 s_0 + 0.2 d_inf`` (tested); the paper does not
+order the two in general. ``kappa_hat <= 1 - 1 / lambda_upper = 0.875``: larger
+proportions cannot be returned (the authors' bracket).
+
+**Kernel** (authors' code, ``compute_best_rbf_kernel_width``): Gaussian,
+``k(x, y) = exp(-||x - y||^2 / (2 w^2))``, on the raw features (no scaling); ``w`` is the
+one of ``w_med * {0.1, 0.316, 1, 3.16, 10}`` (``logspace(-1, 1, 5)``; ``w_med`` = the
+square root of the median of all ``n^2`` squared pairwise distances, zeros of the
+diagonal included) that maximises ``d_inf`` (the first on ties).
+
+**Sample-size cap** (``max_samples``). The authors' code itself takes every point (its
+cost is an ``n x n`` interior-point QP per ``lambda``); the studies that ran it cap the
+samples: DEDPUL's experiments (``experiments_synth.ipynb`` / ``experiments_UCI_MNIST.ipynb``,
+``max_sample=4000``) keep every labeled positive and draw ``4000 - |P|`` unlabeled rows,
+Garg et al.'s port (``KM_estimate``) keeps at most 2,000 of each sample. We keep at most
+``max_samples = 2000`` rows of each sample (a seeded draw without replacement; None keeps
+all), so KM runs on any data size (the PULSNAR paper reports KM failing at 50,000 and
+100,000 unlabeled rows, Table 2) at the price of the subsample's variance.
+
+**Solver** (ours; the authors call ``cvxopt.coneqp``). ``K`` is replaced by a pivoted
+(incomplete) Cholesky factor ``K ~ L L^T`` (``L`` is ``n x r``; pivots are taken while the
+largest residual diagonal exceeds ``1e-12``, i.e. the discarded part of every kernel value
+is below that), and the QP becomes a non-negative least-squares problem
+``min_{v >= 0} ||L^T v - L^T u||^2 + rho^2 (sum v - 1)^2`` with ``rho = 1e4 sqrt(n)``,
+solved exactly (active set, ``scipy.optimize.nnls``). The equality is enforced by the
+penalty row to ``|sum v - 1| < 1e-9`` on the tests' samples. The bisection asks for
+``2 + 2 * 8`` distances per variant (memoised; KM1 and KM2 share them in one fit).
+"""
+
+from __future__ import annotations
+
+import math
+from numbers import Integral, Real
+
+import numpy as np
+from scipy.optimize import nnls
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
+from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.prior.base import BasePriorEstimator
+
+__all__ = ["KM_DEFAULTS", "KMPriorEstimator", "km_kernel", "km_estimate"]
+
+#: the authors' settings (module docstring): width grid, bisection bracket and step, KM2's
+#: initial-slope point and weight; the sample cap of the studies that ran their code
+KM_DEFAULTS: dict = {
+    "width_factors": tuple(np.logspace(-1, 1, 5)),
+    "lambda_upper": 8.0,
+    "epsilon": 0.04,
+    "initial_slope_lambda": 1.05,
+    "km2_weight": 0.2,
+    "km1_fallback": 0.9,
+    "max_samples": 2000,
+}
+
+_CHOL_TOL = 1e-12
+
+
+def km_kernel(X_mixture, X_component, width_factors=KM_DEFAULTS["width_factors"]):
+    """The authors' kernel choice: ``(width, K, d_inf)`` with ``K`` the Gaussian Gram
+    matrix of the stacked points (mixture first) at the width of ``w_med * width_factors``
+    that maximises ``d_inf = ||mu_F - mu_H||_K`` (see the module docstring)."""
+    X = np.vstack([X_mixture, X_component]).astype(np.float64)
+    N, M = X_mixture.shape[0], X_component.shape[0]
+    sq = np.einsum("ij,ij->i", X, X)
+    D2 = sq[:, None] + sq[None, :] - 2.0 * (X @ X.T)
+    np.maximum(D2, 0.0, out=D2)
+    np.fill_diagonal(D2, 0.0)
+    w_med = math.sqrt(float(np.median(D2)))
+    if w_med <= 0.0:
+        raise ValueError("KM: the median pairwise distance is 0 (more than half of the point pairs coincide); "
+                         "the Gaussian kernel width rule needs distinct points")
+    diff = np.concatenate([np.full(N, 1.0 / N), np.full(M, -1.0 / M)])
+    best = (-1.0, None, None)
+    for f in width_factors:
+        w = float(f) * w_med
+        K = np.exp(-D2 / (2.0 * w * w))
+        d = math.sqrt(max(float(diff @ (K @ diff)), 0.0))
+        if d > best[0]:
+            best = (d, w, K)
+    d_inf, width, K = best
+    return width, K, d_inf
+
+
+def _pivoted_cholesky(K, tol=_CHOL_TOL):
+    """``L`` (``n x r``) with ``K ~ L L^T``, greedy diagonal pivoting until the largest
+    residual diagonal is at most ``tol`` (one vectorised column update per pivot)."""
+    n = K.shape[0]
+    diag = K.diagonal().astype(np.float64).copy()
+    L = np.zeros((n, n))
+    r = 0
+    while r < n:
+        j = int(np.argmax(diag))
+        if diag[j] <= tol:
+            break
+        col = (K[:, j] - L[:, :r] @ L[j, :r]) / math.sqrt(diag[j])
+        L[:, r] = col
+        diag -= col * col
+        diag[j] = 0.0
+        r += 1
+    return L[:, :r]
+
+
+class _DistanceCurve:
+    """``d(lambda)`` of the module docstring, memoised, on a fixed factor ``L``."""
+
+    def __init__(self, L, N, M):
+        self.N, self.M = N, M
+        n = N + M
+        self.A = np.ascontiguousarray(L.T)
+        self.rho = 1e4 * math.sqrt(n)
+        self.A_aug = np.vstack([self.A, np.full((1, n), self.rho)])
+        self.a_mix = self.A[:, :N].sum(axis=1) / N  # L^T (mixture mean weights)
+        self.a_comp = self.A[:, N:].sum(axis=1) / M
+        self.cache: dict[float, float] = {}
+        self.max_constraint_violation = 0.0
+
+    def __call__(self, lam: float) -> float:
+        lam = float(lam)
+        if lam not in self.cache:
+            b = lam * self.a_mix + (1.0 - lam) * self.a_comp
+            v, _ = nnls(self.A_aug, np.append(b, self.rho), maxiter=50 * self.A.shape[1])
+            self.max_constraint_violation = max(self.max_constraint_violation, abs(float(v.sum()) - 1.0))
+            self.cache[lam] = float(np.linalg.norm(self.A @ v - b))
+        return self.cache[lam]
+
+
+def _bisect(curve, threshold, lambda_upper, epsilon):
+    """The authors' bisection for the first ``lambda`` whose slope exceeds ``threshold``."""
+    lo, hi = 1.0, float(lambda_upper)
+    while hi - lo > epsilon:
+        mid = (lo + hi) / 2.0
+        slope = (curve(mid + epsilon / 2.0) - curve(mid)) * 2.0 / epsilon
+        if slope > threshold:
+            hi = mid
+        else:
+            lo = mid
+    return (lo + hi) / 2.0
+
+
+def km_estimate(X_mixture, X_component, variants=("km1", "km2"), *, lambda_upper=8.0, epsilon=0.04,
+                width_factors=KM_DEFAULTS["width_factors"]):
+    """KM estimates of ``kappa*`` (the proportion of the component in the mixture) for the
+    given ``variants``; returns a dict with ``kappa`` (variant -> estimate), ``lambda``,
+    ``threshold`` (variant -> absolute slope threshold), ``width``, ``d_inf``,
+    ``initial_slope``, ``rank`` (of the kernel factor) and ``curve`` (evaluated
+    ``lambda -> d(lambda)``). No subsampling here (see :class:`KMPriorEstimator`)."""
+    Xm = np.asarray(X_mixture, dtype=np.float64)
+    Xc = np.asarray(X_component, dtype=np.float64)
+    N, M = Xm.shape[0], Xc.shape[0]
+    if N < 2 or M < 2:
+        raise ValueError(f"KM needs at least 2 mixture and 2 component points, got {N} and {M}")
+    width, K, d_inf = km_kernel(Xm, Xc, width_factors)
+    if d_inf <= 0.0:
+        raise ValueError("KM: the mixture and component samples have the same kernel embedding (d_inf = 0)")
+    L = _pivoted_cholesky(K)
+    del K
+    curve = _DistanceCurve(L, N, M)
+    s0_lam = KM_DEFAULTS["initial_slope_lambda"]
+    initial_slope = (curve(s0_lam) - curve(1.0)) / (s0_lam - 1.0)
+    w2 = KM_DEFAULTS["km2_weight"]
+    thr_km2 = (1.0 - w2) * initial_slope + w2 * d_inf
+    thr_km1 = 1.0 / math.sqrt(min(N, M))
+    if thr_km1 / d_inf > KM_DEFAULTS["km1_fallback"]:
+        thr_km1 = thr_km2
+    thresholds = {"km1": thr_km1, "km2": thr_km2}
+    out = {"kappa": {}, "lambda": {}, "threshold": {}}
+    for v in variants:
+        lam = _bisect(curve, thresholds[v], lambda_upper, epsilon)
+        out["lambda"][v] = lam
+        out["kappa"][v] = (lam - 1.0) / lam
+        out["threshold"][v] = thresholds[v]
+    out.update(width=width, d_inf=d_inf, initial_slope=initial_slope, rank=L.shape[1],
+               curve=dict(sorted(curve.cache.items())), constraint_violation=curve.max_constraint_violation)
+    return out
+
+
+class KMPriorEstimator(BasePriorEstimator):
+    """KM1 / KM2 class-prior estimator (Ramaswamy, Scott & Tewari, ICML 2016).
+
+    Registered twice: ``km1`` (``variant="km1"``) and ``km2`` (``variant="km2"``). The
+    mixture is the unlabeled rows, the component the labeled positives; the estimate is
+    ``alpha`` (module docstring for the distance curve, thresholds, kernel and solver).
+
+    Parameters
+    ----------
+    variant : ``"km2"`` (default; the variant DEDPUL and the TIcE thesis compare with) or
+        ``"km1"``.
+    max_samples : at most this many rows of each sample (unlabeled, labeled) enter the
+        kernel matrix, drawn without replacement (seeded); None keeps all (memory
+        ``8 n^2`` bytes). Default 2000 (Garg et al.'s cap; module docstring).
+    lambda_upper : right end of the bisection bracket (8, the authors'); estimates are at
+        most ``1 - 1 / lambda_upper``.
+    epsilon : bracket width at which the bisection stops, also twice the finite-difference
+        step of the slope (0.04, the authors').
+    random_state : None, int or Generator (the subsample only; without subsampling the
+        estimate is deterministic).
+
+    Attributes
+    ----------
+    alpha_, prior_, c_, ... : see :class:`~pu_lib.prior.base.BasePriorEstimator`.
+    kappa_ : dict with the KM1 and KM2 estimates of the same fit (``alpha_`` is
+        ``kappa_[variant]``).
+    lambda_, threshold_ : ``lambda_hat`` and the slope threshold of the chosen variant.
+    kernel_width_, d_inf_, initial_slope_, rank_ : the kernel width, ``||mu_F - mu_H||``,
+        the initial slope ``s_0`` and the rank of the kernel factor.
+    distance_curve_ : dict ``lambda -> d(lambda)`` of the evaluated points.
+    n_mixture_used_, n_component_used_ : the sample sizes after the cap.
+    """
+
+    _parameter_constraints: dict = {
+        "variant": [StrOptions({"km1", "km2"})],
+        "max_samples": [None, Interval(Integral, 2, None, closed="left")],
+        "lambda_upper": [Interval(Real, 1.0, None, closed="neither")],
+        "epsilon": [Interval(Real, 0.0, None, closed="neither")],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+    }
+
+    def __init__(self, variant="km2", max_samples=2000, lambda_upper=8.0, epsilon=0.04, random_state=None):
+        self.variant = variant
+        self.max_samples = max_samples
+        self.lambda_upper = lambda_upper
+        self.epsilon = epsilon
+        self.random_state = random_state
+
+    def _estimate(self, X, s):
+        Xm, Xc = X[s == 0], X[s == 1]
+        if Xm.shape[0] < 2 or Xc.shape[0] < 2:
+            raise ValueError(f"{type(self).__name__} needs at least 2 unlabeled and 2 labeled rows, got "
+                             f"{Xm.shape[0]} and {Xc.shape[0]}")
+        if self.max_samples is not None and max(Xm.shape[0], Xc.shape[0]) > self.max_samples:
+            seed = seed_to_int(self.random_state, fresh_if_none=True)
+            rng = check_random_state(derive_seed("KM", seed, "subsample"))
+            if Xm.shape[0] > self.max_samples:
+                Xm = Xm[np.sort(rng.choice(Xm.shape[0], self.max_samples, replace=False))]
+            if Xc.shape[0] > self.max_samples:
+                Xc = Xc[np.sort(rng.choice(Xc.shape[0], self.max_samples, replace=False))]
+        res = km_estimate(Xm, Xc, variants=("km1", "km2"), lambda_upper=self.lambda_upper, epsilon=self.epsilon)
+        self.kappa_ = dict(res["kappa"])
+        self.lambda_ = res["lambda"][self.variant]
+        self.threshold_ = res["threshold"][self.variant]
+        self.kernel_width_ = res["width"]
+        self.d_inf_ = res["d_inf"]
+        self.initial_slope_ = res["initial_slope"]
+        self.rank_ = res["rank"]
+        self.distance_curve_ = res["curve"]
+        self.n_mixture_used_, self.n_component_used_ = Xm.shape[0], Xc.shape[0]
+        return "alpha", self.kappa_[self.variant]
