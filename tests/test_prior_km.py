@@ -11,7 +11,7 @@ import pytest
 
 from pu_lib import registry
 from pu_lib.prior import KMPriorEstimator
-from pu_lib.prior.km import _DistanceCurve, _pivoted_cholesky, km_estimate, km_kernel
+from pu_lib.prior.km import _DistanceCurve, _pivoted_cholesky, _simplex_qp_ipm, km_estimate, km_kernel
 
 
 def two_gaussians(alpha, n_u, n_p, seed, d=2, shift=3.0):
@@ -76,6 +76,28 @@ def test_distance_is_the_simplex_qp_optimum():
     assert np.ptp(g[on]) < 1e-6
     assert g[~on].min() >= g[on].max() - 1e-6
     assert d == pytest.approx(math.sqrt((u - v) @ K @ (u - v)), abs=1e-7)
+
+
+@pytest.mark.parametrize("lam", [1.05, 1.5, 3.0])
+def test_the_two_solvers_agree(lam):
+    """NNLS on the low-rank factor and the interior-point method on K give the same d."""
+    rng = np.random.default_rng(5)
+    Xm, Xc = rng.normal(0, 1, (120, 2)), rng.normal(0.7, 1, (80, 2))
+    _, K, _ = km_kernel(Xm, Xc)
+    L = _pivoted_cholesky(K)
+    assert L.shape[1] < 200 // 2
+    u = np.r_[np.full(120, lam / 120), np.full(80, (1 - lam) / 80)]
+    assert _DistanceCurve(L, 120, 80)(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=2e-6)
+    assert _DistanceCurve(None, 120, 80, K=K)(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)))
+
+
+def test_high_dimensional_data_use_the_interior_point_solver():
+    rng = np.random.default_rng(6)
+    X = np.vstack([rng.normal(0.5, 1, (60, 50)), rng.normal(0, 1, (140, 50))])
+    s = np.r_[np.ones(60, int), np.zeros(140, int)]
+    est = KMPriorEstimator().fit(X, s)
+    assert est.solver_ == "interior-point" and est.rank_ is None
+    assert 0.0 <= est.alpha_ <= 0.875
 
 
 def test_distance_curve_is_convex_and_starts_at_zero(fits):
@@ -172,11 +194,11 @@ def test_subsampling_is_seeded_and_capped():
     a = KMPriorEstimator(max_samples=200, random_state=5).fit(X, s)
     b = KMPriorEstimator(max_samples=200, random_state=5).fit(X, s)
     c = KMPriorEstimator(max_samples=200, random_state=6).fit(X, s)
-    assert (a.n_mixture_used_, a.n_component_used_) == (200, 200)
+    assert (a.n_mixture_used_, a.n_component_used_) == (125, 75)  # 200 rows in the proportions 500 : 300
     assert a.alpha_ == b.alpha_ and a.distance_curve_ == b.distance_curve_
     assert a.distance_curve_ != c.distance_curve_
     # below the cap the estimate does not depend on the seed
-    full = [KMPriorEstimator(max_samples=None, random_state=r).fit(X[:400], s[:400]).alpha_ for r in (0, 1)]
+    full = [KMPriorEstimator(max_samples=800, random_state=r).fit(X, s).alpha_ for r in (0, 1)]
     assert full[0] == full[1]
 
 

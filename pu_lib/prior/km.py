@@ -48,22 +48,32 @@ square root of the median of all ``n^2`` squared pairwise distances, zeros of th
 diagonal included) that maximises ``d_inf`` (the first on ties).
 
 **Sample-size cap** (``max_samples``). The authors' code itself takes every point (its
-cost is an ``n x n`` interior-point QP per ``lambda``); the studies that ran it cap the
-samples: DEDPUL's experiments (``experiments_synth.ipynb`` / ``experiments_UCI_MNIST.ipynb``,
-``max_sample=4000``) keep every labeled positive and draw ``4000 - |P|`` unlabeled rows,
-Garg et al.'s port (``KM_estimate``) keeps at most 2,000 of each sample. We keep at most
-``max_samples = 2000`` rows of each sample (a seeded draw without replacement; None keeps
-all), so KM runs on any data size (the PULSNAR paper reports KM failing at 50,000 and
-100,000 unlabeled rows, Table 2) at the price of the subsample's variance.
+cost is an ``n x n`` interior-point QP per ``lambda``). The Bekker thesis (section 3.3.2,
+the TIcE comparison with the authors' ``kernel_MPE.zip``): "KM1 and KM2 cannot handle
+large datasets. Therefore, like the authors of those papers, we subsampled the datasets
+to have at most 2000 examples"; other studies that ran the code cap differently (DEDPUL's
+experiments: ``max_sample=4000`` rows, every labeled positive kept; Garg et al.'s port:
+at most 2,000 of each sample). We keep at most ``max_samples = 2000`` rows in total, a
+seeded draw without replacement stratified by ``s`` (labeled and unlabeled rows in their
+proportions, at least 2 of each; None keeps all), so KM runs on any data size (the PULSNAR
+paper reports KM failing at 50,000 and 100,000 unlabeled rows, Table 2) at the price of
+the subsample's variance.
 
-**Solver** (ours; the authors call ``cvxopt.coneqp``). ``K`` is replaced by a pivoted
-(incomplete) Cholesky factor ``K ~ L L^T`` (``L`` is ``n x r``; pivots are taken while the
-largest residual diagonal exceeds ``1e-12``, i.e. the discarded part of every kernel value
-is below that), and the QP becomes a non-negative least-squares problem
-``min_{v >= 0} ||L^T v - L^T u||^2 + rho^2 (sum v - 1)^2`` with ``rho = 1e4 sqrt(n)``,
-solved exactly (active set, ``scipy.optimize.nnls``). The equality is enforced by the
-penalty row to ``|sum v - 1| < 1e-9`` on the tests' samples. The bisection asks for
-``2 + 2 * 8`` distances per variant (memoised; KM1 and KM2 share them in one fit).
+**Solver** (ours; the authors call ``cvxopt.coneqp``, a dense interior-point method, with
+its default tolerances, ``abstol = 1e-7`` on the objective ``d^2``). Two exact solvers:
+
+* when the Gram matrix has low numerical rank (a pivoted Cholesky factor ``K ~ L L^T``
+  reaches a largest residual diagonal below ``1e-12`` within ``n / 4`` columns -- wide
+  kernels, low dimensions), the QP becomes the non-negative least-squares problem
+  ``min_{v >= 0} ||L^T v - L^T u||^2 + rho^2 (sum v - 1)^2`` with ``rho = 1e4 sqrt(n)``,
+  solved by an active-set method (``scipy.optimize.nnls``; ``|sum v - 1| < 1e-9``);
+* otherwise (narrow kernels, many features) a primal-dual interior-point method on ``K``
+  (Mehrotra predictor-corrector, one Cholesky factor per iteration; duality gap
+  ``<= 1e-11``): the authors' method with a tighter tolerance (about as fast as cvxopt on
+  the same QP; ``benchmarks/bench_priors.py --cvxopt-path``).
+
+The bisection asks for ``2 + 2 * 8`` distances per variant (memoised; KM1 and KM2 share
+them in one fit).
 """
 
 from __future__ import annotations
@@ -90,7 +100,7 @@ KM_DEFAULTS: dict = {
     "initial_slope_lambda": 1.05,
     "km2_weight": 0.2,
     "km1_fallback": 0.9,
-    "max_samples": 2000,
+    "max_samples": 2000,  # rows in total (labeled + unlabeled)
 }
 
 _CHOL_TOL = 1e-12
@@ -122,14 +132,19 @@ def km_kernel(X_mixture, X_component, width_factors=KM_DEFAULTS["width_factors"]
     return width, K, d_inf
 
 
-def _pivoted_cholesky(K, tol=_CHOL_TOL):
+def _pivoted_cholesky(K, tol=_CHOL_TOL, max_rank=None):
     """``L`` (``n x r``) with ``K ~ L L^T``, greedy diagonal pivoting until the largest
-    residual diagonal is at most ``tol`` (one vectorised column update per pivot)."""
+    residual diagonal is at most ``tol`` (one vectorised column update per pivot); None
+    when that needs more than ``max_rank`` columns."""
     n = K.shape[0]
+    max_rank = n if max_rank is None else min(int(max_rank), n)
     diag = K.diagonal().astype(np.float64).copy()
-    L = np.zeros((n, n))
+    L = np.zeros((n, max_rank))
     r = 0
-    while r < n:
+    while True:
+        if r == max_rank:
+            return None if max_rank < n else L
+
         j = int(np.argmax(diag))
         if diag[j] <= tol:
             break
@@ -141,22 +156,85 @@ def _pivoted_cholesky(K, tol=_CHOL_TOL):
     return L[:, :r]
 
 
-class _DistanceCurve:
-    """``d(lambda)`` of the module docstring, memoised, on a fixed factor ``L``."""
+def _simplex_qp_ipm(K, u, tol=1e-11, max_iter=40):
+    """``min_v (v - u)^T K (v - u)`` over the simplex by a primal-dual interior-point
+    method (Mehrotra predictor-corrector; the method of the authors' ``cvxopt.coneqp``):
+    per iteration one Cholesky factor of ``2K + diag(z / v)`` and the equality by its
+    Schur complement. Stops at a duality gap ``v^T z <= tol`` (then ``d`` is exact to
+    about ``sqrt(tol)``, far tighter than cvxopt's default ``abstol = 1e-7``) with the
+    residuals small, or after ``max_iter`` iterations (the gap stalls near ``1e-11`` in
+    double precision; about 15-20 iterations usually reach it). Returns the optimal
+    value (``d^2``)."""
+    from scipy.linalg import cho_factor, cho_solve
 
-    def __init__(self, L, N, M):
+    n = K.shape[0]
+    P = 2.0 * K
+    q = -2.0 * (K @ u)
+    one = np.ones(n)
+    v, z, y = np.full(n, 1.0 / n), np.ones(n), 0.0
+    jitter = 1e-14 * float(np.trace(P)) / n
+
+    def step_to_boundary(x, dx):
+        neg = dx < 0
+        return min(1.0, float(np.min(-x[neg] / dx[neg]))) if neg.any() else 1.0
+
+    for _ in range(max_iter):
+        r_d = P @ v + q - z + y * one
+        r_p = v.sum() - 1.0
+        mu = float(v @ z) / n
+        if mu * n <= tol and abs(r_p) <= 1e-12 and float(np.abs(r_d).max()) <= 1e-9 * (1.0 + float(np.abs(q).max())):
+            break
+        H = P.copy()
+        H[np.diag_indices(n)] += z / v + jitter
+        fac = cho_factor(H, lower=True, check_finite=False)
+        b = cho_solve(fac, one, check_finite=False)
+
+        def direction(r_c):
+            a = cho_solve(fac, -r_d + r_c / v, check_finite=False)
+            dy = (a.sum() + r_p) / b.sum()
+            dv = a - dy * b
+            dz = (r_c - z * dv) / v
+            return dv, dz, dy
+
+        dv_a, dz_a, _ = direction(-v * z)
+        alpha_a = min(step_to_boundary(v, dv_a), step_to_boundary(z, dz_a))
+        mu_a = float((v + alpha_a * dv_a) @ (z + alpha_a * dz_a)) / n
+        sigma = (mu_a / mu) ** 3 if mu > 0 else 0.0
+        dv, dz, dy = direction(-v * z - dv_a * dz_a + sigma * mu)
+        alpha = 0.99 * min(step_to_boundary(v, dv), step_to_boundary(z, dz))
+        v, z, y = v + alpha * dv, z + alpha * dz, y + alpha * dy
+        v = np.maximum(v, 1e-300)
+        z = np.maximum(z, 1e-300)
+    w = v / v.sum() - u
+    return max(float(w @ (K @ w)), 0.0)
+
+
+class _DistanceCurve:
+    """``d(lambda)`` of the module docstring, memoised: on a low-rank factor ``L`` by NNLS,
+    or (``L`` None) on the full ``K`` by the interior-point method."""
+
+    def __init__(self, L, N, M, K=None):
         self.N, self.M = N, M
         n = N + M
+        self.cache: dict[float, float] = {}
+        self.max_constraint_violation = 0.0
+        self.K = K
+        if L is None:
+            if K is None:
+                raise ValueError("either a factor L or the kernel matrix K is needed")
+            return
         self.A = np.ascontiguousarray(L.T)
         self.rho = 1e4 * math.sqrt(n)
         self.A_aug = np.vstack([self.A, np.full((1, n), self.rho)])
         self.a_mix = self.A[:, :N].sum(axis=1) / N  # L^T (mixture mean weights)
         self.a_comp = self.A[:, N:].sum(axis=1) / M
-        self.cache: dict[float, float] = {}
-        self.max_constraint_violation = 0.0
+        self.K = None
 
     def __call__(self, lam: float) -> float:
         lam = float(lam)
+        if lam not in self.cache and self.K is not None:
+            u = np.concatenate([np.full(self.N, lam / self.N), np.full(self.M, (1.0 - lam) / self.M)])
+            self.cache[lam] = math.sqrt(_simplex_qp_ipm(self.K, u))
         if lam not in self.cache:
             b = lam * self.a_mix + (1.0 - lam) * self.a_comp
             v, _ = nnls(self.A_aug, np.append(b, self.rho), maxiter=50 * self.A.shape[1])
@@ -193,9 +271,11 @@ def km_estimate(X_mixture, X_component, variants=("km1", "km2"), *, lambda_upper
     width, K, d_inf = km_kernel(Xm, Xc, width_factors)
     if d_inf <= 0.0:
         raise ValueError("KM: the mixture and component samples have the same kernel embedding (d_inf = 0)")
-    L = _pivoted_cholesky(K)
+    n = N + M
+    L = _pivoted_cholesky(K, max_rank=max(1, n // 4))
+    curve = _DistanceCurve(L, N, M, K=None if L is not None else K)
+    rank = L.shape[1] if L is not None else None
     del K
-    curve = _DistanceCurve(L, N, M)
     s0_lam = KM_DEFAULTS["initial_slope_lambda"]
     initial_slope = (curve(s0_lam) - curve(1.0)) / (s0_lam - 1.0)
     w2 = KM_DEFAULTS["km2_weight"]
@@ -210,7 +290,8 @@ def km_estimate(X_mixture, X_component, variants=("km1", "km2"), *, lambda_upper
         out["lambda"][v] = lam
         out["kappa"][v] = (lam - 1.0) / lam
         out["threshold"][v] = thresholds[v]
-    out.update(width=width, d_inf=d_inf, initial_slope=initial_slope, rank=L.shape[1],
+    out.update(width=width, d_inf=d_inf, initial_slope=initial_slope, rank=rank,
+               solver="nnls" if L is not None else "interior-point",
                curve=dict(sorted(curve.cache.items())), constraint_violation=curve.max_constraint_violation)
     return out
 
@@ -226,9 +307,9 @@ class KMPriorEstimator(BasePriorEstimator):
     ----------
     variant : ``"km2"`` (default; the variant DEDPUL and the TIcE thesis compare with) or
         ``"km1"``.
-    max_samples : at most this many rows of each sample (unlabeled, labeled) enter the
-        kernel matrix, drawn without replacement (seeded); None keeps all (memory
-        ``8 n^2`` bytes). Default 2000 (Garg et al.'s cap; module docstring).
+    max_samples : at most this many rows in total enter the kernel matrix, drawn without
+        replacement and stratified by ``s`` (seeded); None keeps all (memory ``8 n^2``
+        bytes). Default 2000 (the Bekker thesis' cap "like the authors"; module docstring).
     lambda_upper : right end of the bisection bracket (8, the authors'); estimates are at
         most ``1 - 1 / lambda_upper``.
     epsilon : bracket width at which the bisection stops, also twice the finite-difference
@@ -242,8 +323,10 @@ class KMPriorEstimator(BasePriorEstimator):
     kappa_ : dict with the KM1 and KM2 estimates of the same fit (``alpha_`` is
         ``kappa_[variant]``).
     lambda_, threshold_ : ``lambda_hat`` and the slope threshold of the chosen variant.
-    kernel_width_, d_inf_, initial_slope_, rank_ : the kernel width, ``||mu_F - mu_H||``,
-        the initial slope ``s_0`` and the rank of the kernel factor.
+    kernel_width_, d_inf_, initial_slope_ : the kernel width, ``||mu_F - mu_H||`` and
+        the initial slope ``s_0``.
+    solver_, rank_ : ``"nnls"`` with the rank of the kernel factor, or
+        ``"interior-point"`` (rank above ``n / 4``) with ``rank_`` None.
     distance_curve_ : dict ``lambda -> d(lambda)`` of the evaluated points.
     n_mixture_used_, n_component_used_ : the sample sizes after the cap.
     """
@@ -268,13 +351,16 @@ class KMPriorEstimator(BasePriorEstimator):
         if Xm.shape[0] < 2 or Xc.shape[0] < 2:
             raise ValueError(f"{type(self).__name__} needs at least 2 unlabeled and 2 labeled rows, got "
                              f"{Xm.shape[0]} and {Xc.shape[0]}")
-        if self.max_samples is not None and max(Xm.shape[0], Xc.shape[0]) > self.max_samples:
+        n = Xm.shape[0] + Xc.shape[0]
+        if self.max_samples is not None and n > self.max_samples:
+            if self.max_samples < 4:
+                raise ValueError(f"max_samples={self.max_samples} leaves fewer than 2 labeled and 2 unlabeled rows")
             seed = seed_to_int(self.random_state, fresh_if_none=True)
             rng = check_random_state(derive_seed("KM", seed, "subsample"))
-            if Xm.shape[0] > self.max_samples:
-                Xm = Xm[np.sort(rng.choice(Xm.shape[0], self.max_samples, replace=False))]
-            if Xc.shape[0] > self.max_samples:
-                Xc = Xc[np.sort(rng.choice(Xc.shape[0], self.max_samples, replace=False))]
+            n_c = int(min(max(round(self.max_samples * Xc.shape[0] / n), 2), self.max_samples - 2))
+            n_m = self.max_samples - n_c
+            Xm = Xm[np.sort(rng.choice(Xm.shape[0], n_m, replace=False))]
+            Xc = Xc[np.sort(rng.choice(Xc.shape[0], n_c, replace=False))]
         res = km_estimate(Xm, Xc, variants=("km1", "km2"), lambda_upper=self.lambda_upper, epsilon=self.epsilon)
         self.kappa_ = dict(res["kappa"])
         self.lambda_ = res["lambda"][self.variant]
@@ -283,6 +369,7 @@ class KMPriorEstimator(BasePriorEstimator):
         self.d_inf_ = res["d_inf"]
         self.initial_slope_ = res["initial_slope"]
         self.rank_ = res["rank"]
+        self.solver_ = res["solver"]
         self.distance_curve_ = res["curve"]
         self.n_mixture_used_, self.n_component_used_ = Xm.shape[0], Xc.shape[0]
         return "alpha", self.kappa_[self.variant]
