@@ -44,8 +44,9 @@ with predictions ``y(x) = Pr(U | x)``; we follow it and convert at the end
    change is below ``1e-5`` or every posterior is positive (at most 1,000 times);
    (b) *non-converge*: on the grid ``alpha_N = 0, 0.001, ..., 0.999`` the errors
    ``e = mean p_N - alpha_N``, and the grid point (interior, ``e < 0.05``) of largest
-   second difference of ``e``; (b) is returned when it is below (a) and, unless at most
-   one grid error is negative or (a) is at least ``0.999``. ``method="dmin"`` is the paper's
+   second difference of ``e``; (b) is returned only when it is below (a) and either at
+   most one grid error is negative or (a) is at least ``0.999``, else (a). Our ``alpha`` is
+   ``1 - alpha_N``. ``method="dmin"`` is the paper's
    other estimate (``estimate_poster_dedpul``): ``alpha_N = 1 - 1 / max(q, 1)``, ``q`` the
    0.95-quantile (``"higher"``) of ``r`` -- ``alpha = 1 / max(q, 1)``, the infimum of
    ``f_U / f_P`` relaxed by 5 %.
