@@ -10,9 +10,20 @@ subclass), 100 features and U in ``--sizes`` (default 10k / 50k / 100k; paper Ta
 * **PULSCAR** and **PULSNAR** (XGBoost 5-fold CV, beta kernels, GMM clusters), and the
   beta-kernel density against the reference scipy evaluation
   (``scipy.stats.beta.pdf`` per grid point);
+* **KM1 / KM2** (:class:`pu_lib.prior.KMPriorEstimator`; one fit computes both, so
+  their rows share the time; at most 2,000 rows enter the kernel, so it runs at every
+  size) and, with ``--cvxopt-path DIR`` (a directory holding ``cvxopt``, e.g. ``pip
+  install --target DIR cvxopt``), one distance-curve QP solved both by our factor + NNLS
+  solver and by ``cvxopt.solvers.coneqp`` in the authors' formulation (their solver) on
+  the same kernel -- ratio cvxopt / ours;
+* **DEDPUL** (:class:`pu_lib.prior.DEDPUL`, XGBoost predictions) and, at the first size,
+  its density-ratio step against the natural reference on the same predictions: exact
+  ``scipy.stats.gaussian_kde`` sums and a plain-Python dict implementation of the
+  monotonizing trends (the authors' data structure) -- ratio reference / ours;
 * the paper's Table 2 times (seconds, 192-core AMD EPYC 9654) printed beside ours
-  (2 cores here): PULSCAR 0.61 / 1.77 / 3.19, PULSNAR 2.04 / 7.91 / 14.07 and TIcE
-  83.78 / 349.28 / 706.50 for U = 10k / 50k / 100k.
+  (2 cores here): PULSCAR 0.61 / 1.77 / 3.19, PULSNAR 2.04 / 7.91 / 14.07, TIcE
+  83.78 / 349.28 / 706.50, DEDPUL 2.29 / 42.04 / 159.59 and KM 243.47 / failed / failed
+  for U = 10k / 50k / 100k.
 
 Per-example times are fit seconds / (|P| + |U|).
 
@@ -25,7 +36,8 @@ subclasses, 6,000 unlabeled, 50 features; SCAR data for PULSCAR, SNAR for PULSNA
 
 Usage: ``python benchmarks/bench_priors.py [--sizes 10000 50000 100000] [--frac 0.2]
 [--repeat 1] [--no-reference] [--n-jobs 2] [--authors-python PY --authors-src DIR]
-[--example-alphas A ...]``
+[--example-alphas A ...] [--cvxopt-path DIR] [--quick]`` (``--quick``: U = 10k only, no
+plain-Python TIcE)
 """
 
 from __future__ import annotations
@@ -40,11 +52,19 @@ import time
 
 import numpy as np
 
-PAPER = {  # PULSNAR Table 2, seconds
-    10_000: {"TIcE": 83.78, "PULSCAR": 0.61, "PULSNAR": 2.04},
-    50_000: {"TIcE": 349.28, "PULSCAR": 1.77, "PULSNAR": 7.91},
-    100_000: {"TIcE": 706.50, "PULSCAR": 3.19, "PULSNAR": 14.07},
+PAPER = {  # PULSNAR Table 2, seconds (KM: "Failed" at 50k and 100k)
+    10_000: {"TIcE": 83.78, "PULSCAR": 0.61, "PULSNAR": 2.04, "DEDPUL": 2.29, "KM": 243.47},
+    50_000: {"TIcE": 349.28, "PULSCAR": 1.77, "PULSNAR": 7.91, "DEDPUL": 42.04, "KM": "failed"},
+    100_000: {"TIcE": 706.50, "PULSCAR": 3.19, "PULSNAR": 14.07, "DEDPUL": 159.59, "KM": "failed"},
 }
+
+
+def paper_cells(p, t):
+    """(paper seconds, ratio) columns: numbers, or the paper's word (e.g. 'failed')."""
+    if isinstance(p, str):
+        return f"{p:>8} {'-':>8}"
+    p = p if p else float("nan")
+    return f"{p:8.2f} {p / t:8.1f}"
 
 
 def best_time(fn, repeat, cpu=False):
@@ -81,10 +101,89 @@ def side_by_side(args, label, X, s, alpha, mode, cls, paper_seconds=None):
     if a is not None:
         extra += (f"  authors: {a[0]:.2f} s (CPU {a[3]:.1f} s), alpha {a[1]:.3f}"
                   + (f", {a[2]} clusters" if a[2] else "") + f"; authors / ours {a[0] / t:.1f}x")
-    p = paper_seconds if paper_seconds else float("nan")
-    print(f"{label:>7} {cls.__name__:<9} {alpha:6.3f} {est.alpha_:6.3f} {t:8.2f} {1e3 * t / X.shape[0]:7.3f} "
-          f"{p:8.2f} {p / t:8.1f}  {extra}", flush=True)
+    print(f"{label:>7} {cls.__name__:<9} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t:8.2f} "
+          f"{1e3 * t / X.shape[0]:7.3f} {paper_cells(paper_seconds, t)}  {extra}", flush=True)
     return t, est
+
+
+def km_qp_reference(cvxopt_path, X, s, km):
+    """One distance-curve QP (lambda = 2) on KM's subsample: our factor + NNLS solver
+    against cvxopt's coneqp in the authors' formulation (P = 2K, q = -2Ku, v >= 0,
+    sum v = 1); returns a note with both times, the ratio and the two distances."""
+    sys.path.insert(0, cvxopt_path)
+    from cvxopt import matrix, solvers, spmatrix
+
+    from pu_lib._seeding import check_random_state, derive_seed
+    from pu_lib.prior.km import _DistanceCurve, _pivoted_cholesky, km_kernel
+
+    # the estimator's own subsample (same seed derivation as KMPriorEstimator._estimate)
+    rng = check_random_state(derive_seed("KM", 0, "subsample"))
+    Xm, Xc = X[s == 0], X[s == 1]
+    Xm = Xm[np.sort(rng.choice(Xm.shape[0], km.n_mixture_used_, replace=False))] \
+        if Xm.shape[0] > km.n_mixture_used_ else Xm
+    Xc = Xc[np.sort(rng.choice(Xc.shape[0], km.n_component_used_, replace=False))] \
+        if Xc.shape[0] > km.n_component_used_ else Xc
+    N, M = Xm.shape[0], Xc.shape[0]
+    _, K, _ = km_kernel(Xm, Xc)
+    lam = 2.0
+    t0 = time.perf_counter()  # the estimator's choice: NNLS on a low-rank factor, else interior point
+    L = _pivoted_cholesky(K, max_rank=max(1, (N + M) // 4))
+    d_ours = _DistanceCurve(L, N, M, K=None if L is not None else K)(lam)
+    t_ours = time.perf_counter() - t0
+    solver = "interior point" if L is None else f"rank-{L.shape[1]} factor + NNLS"
+    u = np.r_[np.full(N, lam / N), np.full(M, (1 - lam) / M)]
+    n = N + M
+    solvers.options["show_progress"] = False
+    t0 = time.perf_counter()
+    sol = solvers.coneqp(matrix(2 * K), matrix(-2 * K @ u), spmatrix(-1.0, range(n), range(n)), matrix(np.zeros(n)),
+                         {"l": n, "q": [], "s": []}, matrix(np.ones((1, n))), matrix(1.0))
+    t_ref = time.perf_counter() - t0
+    d_ref = float(np.sqrt(max(sol["primal objective"] + u @ K @ u, 0.0)))
+    return (f"one QP (lambda 2, n = {n}): ours {t_ours:.2f} s ({solver}), cvxopt coneqp {t_ref:.2f} s, "
+            f"ratio {t_ref / t_ours:.1f}x; d = {d_ours:.6f} vs {d_ref:.6f}")
+
+
+def _mt_dict(a, coef):
+    """The monotonizing trends with a dict of counters, as the authors' data structure."""
+    counter, out = {}, []
+    for p in a.tolist():
+        out.append(max(p, max(counter)) if counter else p)
+        for key in list(counter):
+            counter[key] += 1 if key <= p else -coef
+        for key in [k for k, v in counter.items() if v <= 1e-9]:
+            counter.pop(key)
+        counter.setdefault(p, 1)
+    return np.array(out)
+
+
+def dedpul_ratio_reference(est, s):
+    """DEDPUL's density step on the fitted predictions: binned FFT sums vs exact
+    gaussian_kde, and the compiled monotonizing trends vs the dict implementation."""
+    from scipy.stats import gaussian_kde
+
+    from pu_lib.prior.dedpul import _binned_kde, monotonize_trends
+
+    y = 1.0 - est.probs_
+    z = np.log(np.clip(y, 1e-12, 1) / (1 - np.clip(y, 1e-12, 1) + 1e-5))
+    zp, zu = z[s == 1], z[s == 0]
+    t0 = time.perf_counter()
+    ours = _binned_kde(zp, 0.1 * zp.std(ddof=1), zu), _binned_kde(zu, 0.05 * zu.std(ddof=1), zu)
+    t_ours = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    ref = gaussian_kde(zp, 0.1)(zu), gaussian_kde(zu, 0.05)(zu)
+    t_ref = time.perf_counter() - t0
+    err = max(float(np.max(np.abs(o - r)) / r.max()) for o, r in zip(ours, ref))  # relative to the peak
+    a = est.ratio_[np.argsort(y[s == 0])][::-1].copy()  # a monotone-ish sequence like the one MT sees
+    a = a + np.random.default_rng(0).normal(0, 0.05, a.shape[0])
+    t0 = time.perf_counter()
+    m_ours = monotonize_trends(a, 0.2)
+    t_mo = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    m_ref = _mt_dict(a, 0.2)
+    t_mr = time.perf_counter() - t0
+    return (f"densities: binned {t_ours:.3f} s vs gaussian_kde {t_ref:.2f} s ({t_ref / t_ours:.0f}x, max diff "
+            f"{err:.1e} of the peak); trends: ours {t_mo:.3f} s vs dict {t_mr:.2f} s ({t_mr / t_mo:.0f}x, same: "
+            f"{np.array_equal(m_ours, m_ref)})")
 
 
 def main(argv=None) -> None:
@@ -100,14 +199,18 @@ def main(argv=None) -> None:
     ap.add_argument("--no-reference", action="store_true", help="skip the slow plain-Python TIcE")
     ap.add_argument("--reference-max-u", type=int, default=50_000,
                     help="run the plain-Python TIcE only up to this U (it takes ~0.4 ms per example)")
+    ap.add_argument("--cvxopt-path", default=None, help="a directory holding cvxopt (KM's QP reference)")
+    ap.add_argument("--quick", action="store_true", help="U = 10,000 only, without the plain-Python TIcE")
     args = ap.parse_args(argv)
+    if args.quick:
+        args.sizes, args.no_reference = [10_000], True
     if bool(args.authors_python) != bool(args.authors_src):
         ap.error("--authors-python and --authors-src go together")
 
     from scipy import stats as st
 
     from pu_lib.datasets.synthetic import make_pulsnar_scar, make_pulsnar_snar
-    from pu_lib.prior import PULSCAR, PULSNAR, TIcE
+    from pu_lib.prior import DEDPUL, PULSCAR, PULSNAR, KMPriorEstimator, TIcE
     from pu_lib.prior._beta_density import beta_kernel_density
     from pu_lib.prior._tice_reference import tice_reference
     from pu_lib.prior.tice import bin_features, make_folds
@@ -119,9 +222,9 @@ def main(argv=None) -> None:
     from pu_lib._logging import Progress
 
     # progress (cases done / total, time left) on stderr, the table on stdout
-    progress = Progress(2 * len(args.example_alphas) + 3 * len(args.sizes), "bench_priors", unit="cases",
+    progress = Progress(2 * len(args.example_alphas) + 5 * len(args.sizes), "bench_priors", unit="cases",
                         terminal=sys.stderr)
-    print(f"{'U':>7} {'method':<9} {'alpha':>6} {'est.':>6} {'seconds':>8} {'ms/ex':>7} "
+    print(f"{'U':>7} {'method':<9} {'alpha':>6} {'est.':>6} {'|err|':>6} {'seconds':>8} {'ms/ex':>7} "
           f"{'paper s':>8} {'ratio':>8}  note")
     for a in args.example_alphas:  # the authors' example size: P 2,000 (5 subclasses), U 6,000, 50 features
         for mode, gen, cls in (("pulscar", make_pulsnar_scar, PULSCAR), ("pulsnar", make_pulsnar_snar, PULSNAR)):
@@ -149,14 +252,34 @@ def main(argv=None) -> None:
             t_ref = time.perf_counter() - t0
             same = np.allclose(ref["c_folds"], ours_folds.c_folds_)
             note = f"plain-Python reference {t_ref:.1f} s: ours {t_ref / t_ours:.0f}x faster, same c: {same}"
-        p = paper.get("TIcE")
-        print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {t_ours:8.2f} {1e3 * t_ours / n:7.3f} "
-              f"{p if p else float('nan'):8.2f} {(p / t_ours) if p else float('nan'):8.1f}  {note}")
+        print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t_ours:8.2f} "
+              f"{1e3 * t_ours / n:7.3f} {paper_cells(paper.get('TIcE'), t_ours)}  {note}")
         progress.update()
 
         for mode, cls in (("pulscar", PULSCAR), ("pulsnar", PULSNAR)):
             side_by_side(args, str(n_u), X, s, alpha, mode, cls, paper.get(cls.__name__))
             progress.update()
+
+        # KM1 / KM2: one fit computes both thresholds' estimates
+        t_km, km = best_time(lambda: KMPriorEstimator(random_state=0).fit(X, s), args.repeat)
+        note = (f"one fit for both; {km.n_mixture_used_} + {km.n_component_used_} rows used (cap 2,000), "
+                f"QP solver: {km.solver_}" + (f" (kernel rank {km.rank_})" if km.rank_ else ""))
+        if n_u == args.sizes[0] and args.cvxopt_path:
+            note += "; " + km_qp_reference(args.cvxopt_path, X, s, km)
+        for v in ("km1", "km2"):
+            a_hat = km.kappa_[v]
+            print(f"{n_u:>7} {v.upper():<9} {alpha:6.3f} {a_hat:6.3f} {abs(a_hat - alpha):6.3f} {t_km:8.2f} "
+                  f"{1e3 * t_km / n:7.3f} {paper_cells(paper.get('KM'), t_km)}  {note if v == 'km1' else ''}",
+                  flush=True)
+        progress.update()
+
+        t_d, dd = best_time(lambda: DEDPUL(random_state=0, n_jobs=args.n_jobs).fit(X, s), args.repeat)
+        note = f"EM branch: {dd.details_['chosen']}"
+        if n_u == args.sizes[0] and not args.no_reference:
+            note += "; " + dedpul_ratio_reference(dd, s)
+        print(f"{n_u:>7} {'DEDPUL':<9} {alpha:6.3f} {dd.alpha_:6.3f} {abs(dd.alpha_ - alpha):6.3f} {t_d:8.2f} "
+              f"{1e3 * t_d / n:7.3f} {paper_cells(paper.get('DEDPUL'), t_d)}  {note}", flush=True)
+        progress.update()
 
     # beta kernel density: ours vs scipy.stats.beta.pdf evaluated per grid point
     rng = np.random.default_rng(0)
