@@ -21,6 +21,7 @@ BASE_ESTIMATORS: tuple[str, ...] = (
     "decision_tree",
     "gaussian_nb",
     "weighted_logistic_regression",
+    "linear_svm",
 )
 
 
@@ -54,6 +55,9 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         * ``"weighted_logistic_regression"`` -- :class:`pu_lib.sar.WeightedLogisticRegression`
           (L2 logistic regression, ``C = 1``, no standardisation, negative sample weights
           allowed; the learner of Bekker's SAR experiments, deterministic).
+        * ``"linear_svm"`` -- ``sklearn.svm.SVC(kernel="linear")`` (no ``predict_proba``
+          unless ``probability: true``; scored by its ``decision_function``): Mordelet and
+          Vert's PU bagging base and the PU Hellinger authors' (``expsetup.py``).
     params : hyper-parameters passed to the constructor. They override the defaults
         above, and an explicit ``random_state`` / ``n_jobs`` in ``params`` wins over
         the arguments of the same name. Unknown parameter names of the scikit-learn
@@ -99,6 +103,10 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         from sklearn.tree import DecisionTreeClassifier as cls
 
         defaults = {"random_state": seed}
+    elif name == "linear_svm":
+        from sklearn.svm import SVC as cls
+
+        defaults = {"kernel": "linear", "random_state": seed}
     elif name == "weighted_logistic_regression":
         from pu_lib.sar import WeightedLogisticRegression as cls
 

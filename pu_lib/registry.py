@@ -52,6 +52,22 @@ METHODS: dict[str, Method] = {
     "elkan_noto": Method(
         "pu_lib.baselines:ElkanNotoClassifier", "classifier",
         "non-traditional classifier rescaled by the label frequency c", "Elkan & Noto 2008", takes_base=True),
+    "rank_pruning": Method(
+        "pu_lib.baselines:RankPruningClassifier", "classifier",
+        "Rank Pruning (rho0 = 0): prune the least confident unlabeled rows, refit with 1/(1 - rho1) weights",
+        "Northcutt, Wu & Chuang 2017 (UAI), Algorithm 1", takes_base=True),
+    "spy_em": Method(
+        "pu_lib.baselines:SpyEMClassifier", "classifier",
+        "S-EM: spies give reliable negatives, then EM with Gaussian naive Bayes",
+        "Liu, Lee, Yu & Li 2002 (ICML)"),
+    "pu_bagging": Method(
+        "pu_lib.baselines:PUBaggingClassifier", "classifier",
+        "PU bagging: every bag = all labeled positives + a bootstrap of K unlabeled rows (default linear SVC, "
+        "K = |P|, 100 bags)", "Mordelet & Vert 2014, Algorithm 1", takes_base=True),
+    "pu_weighted_lr": Method(
+        "pu_lib.baselines:PUWeightedLogisticRegression", "classifier",
+        "weighted logistic regression (unlabeled as negative, balanced class weights), C chosen by r^2 / Pr(f(X) = 1)",
+        "Lee & Liu 2003 (ICML)"),
     # --- PU Extra Trees (Wilton et al. 2022) and its tree baselines
     "pu_extra_trees": Method(
         "pu_lib.trees:PUExtraTreesClassifier", "classifier",
@@ -86,6 +102,26 @@ METHODS: dict[str, Method] = {
         "pu_lib.trees:PUHellingerForestClassifier", "classifier",
         "PU-SHRF (bootstrap='stratified') / PU-HRF ('standard'): forests of PU-HDTs",
         "Ortega Vazquez et al., PU Hellinger trees, Algorithm 2"),
+    "adasyn_rf": Method(
+        "pu_lib.baselines:ADASYNRandomForestClassifier", "classifier",
+        "non-PU: ADASYN oversampling of s (5 neighbours, balanced) + random forest (100 trees) on s",
+        "Ortega Vazquez et al., PU Hellinger trees, Table 2 (RF + ADASYN)"),
+    "upu_xgb": Method(
+        "pu_lib.baselines:PURiskXGBClassifier", "classifier",
+        "uPU risk (logistic loss) minimised by XGBoost as a custom objective (100 rounds, depth 6)",
+        "du Plessis, Niu & Sugiyama 2015 (ICML), eq. 4; PU Hellinger paper, Table 2 (uPU)",
+        defaults={"risk": "upu"}),
+    "nnpu_xgb": Method(
+        "pu_lib.baselines:PURiskXGBClassifier", "classifier",
+        "nnPU risk (sigmoid loss, Kiryo et al.'s) by XGBoost: the non-negative correction per boosting round "
+        "(whole training set as batch)",
+        "Kiryo et al. 2017 (NeurIPS), eq. 6 and Algorithm 1; PU Hellinger paper, Table 2 (nnPU)",
+        defaults={"risk": "nnpu", "loss": "sigmoid"}),
+    "imbalanced_nnpu_xgb": Method(
+        "pu_lib.baselines:PURiskXGBClassifier", "classifier",
+        "imbalanced nnPU by XGBoost: the nnPU risk (sigmoid loss) re-weighted to an oversampled prior pi' = 0.5",
+        "Su, Chen & Xu 2021 (IJCAI), eq. 7; PU Hellinger paper, Table 2 (imbalanced nnPU)",
+        defaults={"risk": "imbalanced_nnpu", "loss": "sigmoid"}),
     # --- Ada-PU (Zhao et al.) and its PN boosting baselines
     "ada_pu": Method(
         "pu_lib.ensemble:AdaPUClassifier", "classifier",
@@ -126,6 +162,18 @@ METHODS: dict[str, Method] = {
     "elkan_noto_prior": Method(
         "pu_lib.prior:ElkanNotoPrior", "prior",
         "label frequency by Elkan & Noto's e1 / e2 / e3", "Elkan & Noto 2008", takes_base=True),
+    "km1": Method(
+        "pu_lib.prior:KMPriorEstimator", "prior",
+        "KM1: kernel-embedding distance curve, slope threshold 1/sqrt(min(|U|, |P|))",
+        "Ramaswamy, Scott & Tewari 2016", defaults={"variant": "km1"}),
+    "km2": Method(
+        "pu_lib.prior:KMPriorEstimator", "prior",
+        "KM2: kernel-embedding distance curve, slope threshold from the initial slope",
+        "Ramaswamy, Scott & Tewari 2016", defaults={"variant": "km2"}),
+    "dedpul": Method(
+        "pu_lib.prior:DEDPUL", "prior",
+        "alpha from the processed ratio of kernel densities of classifier predictions (EM / dmin)",
+        "Ivanov 2020 (DEDPUL)", takes_base=True),
 }
 
 

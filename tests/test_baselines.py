@@ -68,7 +68,8 @@ def test_make_base_estimator_types_and_defaults():
         "decision_tree": DecisionTreeClassifier,
         "gaussian_nb": GaussianNB,
     }
-    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost", "logistic_regression", "weighted_logistic_regression"}
+    assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost", "logistic_regression", "weighted_logistic_regression",
+                                                   "linear_svm"}
     from pu_lib.sar import WeightedLogisticRegression
 
     assert type(make_base_estimator("weighted_logistic_regression")) is WeightedLogisticRegression

@@ -22,7 +22,7 @@ def test_every_entry_imports_and_has_the_kinds_interface():
 def test_names_by_kind_partition_the_registry():
     assert set(registry.names("classifier")) | set(registry.names("prior")) == set(registry.names())
     assert not set(registry.names("classifier")) & set(registry.names("prior"))
-    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior"]
+    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior", "km1", "km2", "dedpul"]
     with pytest.raises(ValueError, match="kind must be one of"):
         registry.names("regressor")
 

@@ -26,6 +26,12 @@ CHECK_PARAMS: dict[str, dict] = {
     "supervised_et": {"n_estimators": 5},
     "naive_pu_et": {"n_estimators": 5},
     "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
+    "pu_bagging": {"n_estimators": 5},
+    "adasyn_rf": {"n_estimators": 10},
+    # PU risks by XGBoost: a numeric prior, 10 rounds
+    "upu_xgb": {"n_estimators": 10, "prior": 0.4},
+    "nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
+    "imbalanced_nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
     # Ada-PU: a numeric prior, 10 rounds
     "ada_pu": {"n_estimators": 10, "prior": 0.4},
     "pn_boosting": {"n_estimators": 5},
@@ -33,6 +39,7 @@ CHECK_PARAMS: dict[str, dict] = {
     "pulscar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}},
     "pulsnar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}, "max_clusters": 2},
     "tice": {"max_splits": 20},
+    "dedpul": {"n_folds": 2, "max_depth": 2, "xgb_params": {"n_estimators": 5}},
     # SAR methods (Bekker thesis ch. 5): a propensity function in place of the fit input
     # and a given label frequency, both 1 (the checks fit on y: every positive labeled, so
     # e = 1 is the truth), the first column as propensity attribute, few EM iterations

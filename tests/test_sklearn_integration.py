@@ -27,6 +27,10 @@ FAST = {
     "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
     "ada_pu": {"n_estimators": 20, "prior": 0.4},
     "pn_boosting": {"n_estimators": 10},
+    # uPU / nnPU / imbalanced nnPU by XGBoost: a numeric prior, few rounds
+    "upu_xgb": {"n_estimators": 10, "prior": 0.4},
+    "nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
+    "imbalanced_nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
     # SAR methods: a known propensity function, a given label frequency, one propensity attribute
     "propensity_weighted": {"propensity_function": "half"},
     "label_frequency_weighted": {"label_frequency": 0.5},
@@ -61,6 +65,7 @@ def _grid(est):
     """A two-value grid over a parameter every classifier has in some form."""
     params = est.get_params()
     for key, values in (("n_estimators", [5, 10]), ("max_depth", [3, 6]), ("hold_out_ratio", [0.1, 0.2]),
+                        ("noise_level", [0.1, 0.2]),
                         ("estimator__logisticregression__C", [0.1, 1.0])):
         if key in params:
             return {key: values}

@@ -114,7 +114,9 @@ set by CSBoost), ``base_margin=0.5`` (CSBoost sets no objective for the PU losse
 XGBoost's default ``reg:squarederror`` with ``base_score=0.5`` and the identity link
 starts every margin at 0.5; the same in XGBoost 3), ``oversampled_prior=0.5``
 (``oversampling=0.50`` in ``expsetup.py``), ``loss="logistic"`` (the authors' loss for
-all three), ``beta=0``, ``gamma=1`` (Kiryo et al.'s defaults). ``predict_proba`` is the
+all three; the registry names ``nnpu_xgb`` and ``imbalanced_nnpu_xgb`` default to
+``loss="sigmoid"`` instead, the loss of Kiryo et al.'s experiments, which Su et al. keep,
+because nnPU with the logistic loss ranks badly, as measured above), ``beta=0``, ``gamma=1`` (Kiryo et al.'s defaults). ``predict_proba`` is the
 sigmoid of the margin, as the authors score (``expit(inplace_predict(X))``), and
 ``predict`` is 1 where it is at least 0.5 (their ``>= 0.50``). The authors pass
 ``prior_y`` = the class prior of the whole data set and ``prob_lab`` = its labeled

@@ -14,13 +14,17 @@ conversions (Bekker thesis eqs. 2.5-2.7).
   (Algorithm 4) in :mod:`pu_lib.prior.calibration` and classification improvement
   (Algorithm 5) in :mod:`pu_lib.prior.classification`;
 * :class:`ElkanNotoPrior` -- Elkan & Noto (2008) estimators e1, e2, e3;
+* :class:`KMPriorEstimator` (:mod:`pu_lib.prior.km`) -- KM1 / KM2 (Ramaswamy, Scott &
+  Tewari, ICML 2016), registered as ``km1`` and ``km2``;
+* :class:`DEDPUL` (:mod:`pu_lib.prior.dedpul`) -- Ivanov (2020), density ratio of
+  out-of-fold classifier predictions, EM or dmin estimate;
 * :func:`bootstrap_ci` (:mod:`pu_lib.prior.bootstrap`) -- stratified-bootstrap percentile
   intervals for any estimator's ``alpha_``, ``prior_`` and ``c_`` (also
   ``estimator.bootstrap_ci(X, s)``).
 
 Classifiers that need a prior take ``prior=`` a number, the name of a prior estimator
 registered in :mod:`pu_lib.registry` (``tice``, ``pulscar``, ``pulsnar``,
-``elkan_noto_prior``) or an estimator instance (:func:`resolve_prior`). XGBoost is
+``elkan_noto_prior``, ``km1``, ``km2``, ``dedpul``) or an estimator instance (:func:`resolve_prior`). XGBoost is
 imported only when a model is built.
 """
 
@@ -38,7 +42,9 @@ from pu_lib.prior.base import (
 )
 from pu_lib._validation import DegenerateFeaturesWarning
 from pu_lib.prior.bootstrap import BootstrapResult, BootstrapShiftWarning, bootstrap_ci
+from pu_lib.prior.dedpul import DEDPUL
 from pu_lib.prior.elkan_noto import ElkanNotoPrior
+from pu_lib.prior.km import KMPriorEstimator
 from pu_lib.prior.pulscar import PULSCAR
 from pu_lib.prior.pulsnar import PULSNAR
 from pu_lib.prior.tice import TIcE
@@ -49,7 +55,9 @@ __all__ = [
     "BootstrapResult",
     "BootstrapShiftWarning",
     "DegenerateFeaturesWarning",
+    "DEDPUL",
     "ElkanNotoPrior",
+    "KMPriorEstimator",
     "PULSCAR",
     "PULSNAR",
     "TIcE",

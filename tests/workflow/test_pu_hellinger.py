@@ -22,6 +22,7 @@ pytestmark = pytest.mark.workflow
 REPO = Path(__file__).resolve().parents[2]
 PAPER = REPO / "config" / "papers" / "pu_hellinger.yaml"
 TINY = REPO / "config" / "papers" / "pu_hellinger_tiny.yaml"
+TINY_METHODS = ("PU-SHRF", "PU-HRF", "PU-HDT", "HDT", "ADASYN-RF", "nnPU", "PU-Bagging", "Spy-EM")
 TARGETS = ["pu_hellinger_table_3", "pu_hellinger_table_4", "pu_hellinger_table_a1",
            "pu_hellinger_tables_a2_a4", "pu_hellinger_tables_a5_a7"]
 
@@ -48,6 +49,14 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
         assert cfg["methods"][name]["params"]["proba"] == "labeled_fraction"
     assert cfg["methods"]["PU-SHRF"]["params"]["bootstrap"] == "stratified"
     assert cfg["methods"]["PU-HRF"]["params"]["bootstrap"] == "standard"
+    # the thirteen methods of Table 2: the four Hellinger methods, ADASYN + random forest and
+    # the eight PU methods of Section 4.2, the risk-based ones with the true prior
+    assert len(exp["methods"]) == 13 and set(exp["methods"]) == set(cfg["methods"])
+    assert {cfg["methods"][m]["method"] for m in exp["methods"]} == {
+        "pu_hellinger_forest", "pu_hellinger_tree", "hellinger_tree", "adasyn_rf", "upu_xgb", "nnpu_xgb",
+        "imbalanced_nnpu_xgb", "pu_bagging", "rank_pruning", "pu_weighted_lr", "elkan_noto", "spy_em"}
+    for name in ("uPU", "nnPU", "imbalanced-nnPU"):
+        assert cfg["methods"][name]["params"]["prior"] is True
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +83,8 @@ def test_summary_tables_have_significance_marks_per_flip_ratio(ran):
         lines = md.splitlines()
         assert "| method | flip-25 | flip-75 |" in lines and "Holm vs best at 0.05" in lines[0]
         rows = [line for line in lines if line.startswith("| ") and line.split("|")[1].strip() in
-                ("PU-SHRF", "PU-HRF", "PU-HDT", "HDT")]
-        assert [r.split("|")[1].strip() for r in rows] == ["PU-SHRF", "PU-HRF", "PU-HDT", "HDT"]
+                TINY_METHODS]
+        assert [r.split("|")[1].strip() for r in rows] == list(TINY_METHODS)
         # per flip ratio: the best cell bold and underlined, every cell either plain or bold
         # (bold = not rejected against the best-ranked method by Holm's test)
         for col in (2, 3):
@@ -104,7 +113,7 @@ def test_result_rows_follow_the_refit_protocol(ran):
     wd, _ = ran
     agg = pd.read_parquet(wd / "results" / "aggregate" / "pu_hellinger.parquet")
     assert set(agg["dataset"]) == {"CGO", "YEA"} and set(agg["rep"]) == {0, 1}
-    assert set(agg["method"]) == {"PU-SHRF", "PU-HRF", "PU-HDT", "HDT"}
+    assert set(agg["method"]) == set(TINY_METHODS)
     # refit on the whole training part (70%): train + val counted, half of it tuned on
     n = {"CGO": 1728, "YEA": 1484}
     for ds, rows in n.items():
@@ -112,9 +121,9 @@ def test_result_rows_follow_the_refit_protocol(ran):
         assert (sub["n_train"] + sub["n_eval"] == rows).all()
         assert (abs(sub["n_val"] - sub["n_train"] / 2) <= 1).all()
     assert agg["f1_threshold"].notna().all() and agg["f1_tuned"].between(0, 1).all()
-    pu = agg[agg["method"].str.startswith("PU-")]
+    pu = agg[agg["method"].isin(["PU-SHRF", "PU-HRF", "PU-HDT", "nnPU"])]
     pd.testing.assert_series_equal(pu["prior_given"], pu["prior_true"], check_names=False)
-    assert agg.loc[agg["method"] == "HDT", "prior_given"].isna().all()
+    assert agg.loc[agg["method"].isin(["HDT", "PU-Bagging", "Spy-EM", "ADASYN-RF"]), "prior_given"].isna().all()
     # 25% of the positives unlabeled: a labeled fraction of 0.75 of the training positives
     flip25 = agg[agg["setting"] == "flip-25"]
     assert ((flip25["c_true"] - 0.75).abs() < 0.1).all()
