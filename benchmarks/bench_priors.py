@@ -143,25 +143,12 @@ def km_qp_reference(cvxopt_path, X, s, km):
             f"ratio {t_ref / t_ours:.1f}x; d = {d_ours:.6f} vs {d_ref:.6f}")
 
 
-def _mt_dict(a, coef):
-    """The monotonizing trends with a dict of counters, as the authors' data structure."""
-    counter, out = {}, []
-    for p in a.tolist():
-        out.append(max(p, max(counter)) if counter else p)
-        for key in list(counter):
-            counter[key] += 1 if key <= p else -coef
-        for key in [k for k, v in counter.items() if v <= 1e-9]:
-            counter.pop(key)
-        counter.setdefault(p, 1)
-    return np.array(out)
-
-
 def dedpul_ratio_reference(est, s):
     """DEDPUL's density step on the fitted predictions: binned FFT sums vs exact
     gaussian_kde, and the compiled monotonizing trends vs the dict implementation."""
     from scipy.stats import gaussian_kde
 
-    from pu_lib.prior.dedpul import _binned_kde, monotonize_trends
+    from pu_lib.prior.dedpul import _binned_kde, monotonize_trends, monotonize_trends_reference
 
     y = 1.0 - est.probs_
     z = np.log(np.clip(y, 1e-12, 1) / (1 - np.clip(y, 1e-12, 1) + 1e-5))
@@ -179,7 +166,7 @@ def dedpul_ratio_reference(est, s):
     m_ours = monotonize_trends(a, 0.2)
     t_mo = time.perf_counter() - t0
     t0 = time.perf_counter()
-    m_ref = _mt_dict(a, 0.2)
+    m_ref = monotonize_trends_reference(a, 0.2)
     t_mr = time.perf_counter() - t0
     return (f"densities: binned {t_ours:.3f} s vs gaussian_kde {t_ref:.2f} s ({t_ref / t_ours:.0f}x, max diff "
             f"{err:.1e} of the peak); trends: ours {t_mo:.3f} s vs dict {t_mr:.2f} s ({t_mr / t_mo:.0f}x, same: "

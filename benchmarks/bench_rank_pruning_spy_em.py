@@ -21,21 +21,11 @@ import argparse
 
 import numpy as np
 from _timing import timed
+from bench_baselines import make_data
 from sklearn.naive_bayes import GaussianNB
 
 from pu_lib.base_estimators import default_logistic_regression
 from pu_lib.baselines import RankPruningClassifier, SpyEMClassifier
-
-
-def make_data(n: int, d: int, seed: int = 0, alpha: float = 0.3, c: float = 0.5):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < alpha).astype(np.int8)
-    X = rng.normal(size=(n, d))
-    X[:, : d // 4 or 1] += np.where(y == 1, 1.0, -1.0)[:, None]
-    pos = np.flatnonzero(y == 1)
-    s = np.zeros(n, dtype=np.int8)
-    s[rng.choice(pos, int(round(c * pos.size)), replace=False)] = 1
-    return X, y, s
 
 
 def main(argv=None) -> None:

@@ -28,6 +28,19 @@ LR_METHODS = {
 }
 
 
+def two_gaussians(n=3000, pi=0.4, c=0.3, shift=3.0, seed=0):
+    """A SCAR PU sample of two Gaussians in 3-d (positives shifted by ``shift`` in every
+    coordinate): ``(X, s, y)`` with class prior ``pi`` and label frequency ``c``."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    y = (rng.random(n) < pi).astype(int)
+    X = rng.normal(size=(n, 3))
+    X[y == 1] += shift
+    s = ((y == 1) & (rng.random(n) < c)).astype(int)
+    return X, s, y
+
+
 def write_config(workdir, cfg: dict, sort_keys: bool = True) -> None:
     """Write ``cfg`` as ``<workdir>/config/config.yaml`` (the workflow's default config)."""
     import yaml

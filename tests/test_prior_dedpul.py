@@ -17,6 +17,7 @@ from pu_lib.prior.dedpul import (
     dedpul_alpha,
     density_ratio,
     monotonize_trends,
+    monotonize_trends_reference,
     rolling_median,
 )
 
@@ -42,25 +43,12 @@ def test_rolling_median_shrinks_symmetrically_at_the_ends(n, k):
     np.testing.assert_array_equal(rolling_median(a, k), _median_ref(a, k))
 
 
-def _mt_ref(a, coef):
-    """The authors' monotonizing trends, counters in exact arithmetic (integers x 1/coef)."""
-    counter, out = {}, []
-    for p in a:
-        out.append(max(p, max(counter)) if counter else p)
-        for key in list(counter):
-            counter[key] += 1 if key <= p else -coef
-        for key in [k for k, v in counter.items() if v <= 1e-9]:
-            counter.pop(key)
-        counter.setdefault(p, 1)
-    return np.array(out)
-
-
 @pytest.mark.parametrize("coef", [0.2, 0.25, 1.0, 3.0])
 @pytest.mark.parametrize("n", [1, 30, 800])
 def test_monotonize_trends_matches_the_definition(n, coef):
     rng = np.random.default_rng(n)
     a = np.round(np.cumsum(rng.normal(size=n)) + 3 * rng.normal(size=n), 1)
-    np.testing.assert_array_equal(monotonize_trends(a, coef), _mt_ref(a, coef))
+    np.testing.assert_array_equal(monotonize_trends(a, coef), monotonize_trends_reference(a, coef))
 
 
 def test_monotonize_trends_keeps_a_peak_for_one_over_coef_smaller_values():

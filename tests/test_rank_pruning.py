@@ -14,20 +14,12 @@ from pu_lib.baselines.naive import _clone_base
 from pu_lib.baselines.rank_pruning import (MIN_NUM_PER_CLASS, confident_noise_rates, inverse_noise_rates,
                                            prune_counts)
 from pu_lib.oof import cv_probabilities, fold_splits
-
-
-def scar(n=3000, pi=0.4, c=0.3, shift=3.0, seed=0):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < pi).astype(int)
-    X = rng.normal(size=(n, 3))
-    X[y == 1] += shift
-    s = ((y == 1) & (rng.random(n) < c)).astype(int)
-    return X, s, y
+from conftest import two_gaussians
 
 
 @pytest.fixture(scope="module")
 def fitted():
-    X, s, y = scar(n=6000)
+    X, s, y = two_gaussians(n=6000)
     return X, s, y, RankPruningClassifier(random_state=3).fit(X, s)
 
 
@@ -90,7 +82,7 @@ def test_prune_counts_keep_min_per_class():
 
 
 def test_exactly_k0_pruned_with_tied_probabilities():
-    X, s, _ = scar(n=800, seed=1)
+    X, s, _ = two_gaussians(n=800, seed=1)
     rp = RankPruningClassifier(DecisionTreeClassifier(max_depth=1), random_state=0).fit(X, s)
     assert np.unique(rp.oof_probabilities_).size <= 6  # stumps: few distinct values, many ties
     k1, k0 = prune_counts(int(s.sum()), int((s == 0).sum()), rp.pi1_, rp.pi0_)
@@ -110,7 +102,7 @@ def test_refit_uses_the_papers_weights(fitted):
 
 
 def test_deterministic_for_a_seed_whatever_n_jobs():
-    X, s, _ = scar(n=1000, seed=2)
+    X, s, _ = two_gaussians(n=1000, seed=2)
     a = RankPruningClassifier(random_state=5, n_jobs=1).fit(X, s)
     b = RankPruningClassifier(random_state=5, n_jobs=2).fit(X, s)
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
@@ -121,7 +113,7 @@ def test_deterministic_for_a_seed_whatever_n_jobs():
 
 @pytest.mark.parametrize("base", [GaussianNB(), DecisionTreeClassifier(max_depth=3)])
 def test_any_base_estimator(base):
-    X, s, y = scar(n=1000, seed=4)
+    X, s, y = two_gaussians(n=1000, seed=4)
     rp = RankPruningClassifier(base, random_state=0).fit(X, s)
     p = rp.predict_proba(X)
     assert p.shape == (1000, 2) and np.all((p >= 0) & (p <= 1))
@@ -138,7 +130,7 @@ def test_registered_with_a_base():
 
 
 def test_too_few_rows_for_the_folds():
-    X, s, _ = scar(n=200, seed=0)
+    X, s, _ = two_gaussians(n=200, seed=0)
     s[:] = 0
     s[:2] = 1
     with pytest.raises(ValueError, match="n_folds=3 needs at least 3 labeled"):

@@ -9,15 +9,7 @@ from sklearn.naive_bayes import GaussianNB
 from pu_lib._rounding import round_half_up
 from pu_lib.baselines import SpyEMClassifier
 from pu_lib.baselines.spy_em import gaussian_nb_em
-
-
-def two_gaussians(n=3000, pi=0.4, c=0.3, shift=3.0, seed=0):
-    rng = np.random.default_rng(seed)
-    y = (rng.random(n) < pi).astype(int)
-    X = rng.normal(size=(n, 3))
-    X[y == 1] += shift
-    s = ((y == 1) & (rng.random(n) < c)).astype(int)
-    return X, s, y
+from conftest import two_gaussians
 
 
 @pytest.fixture(scope="module")

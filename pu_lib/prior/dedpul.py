@@ -222,6 +222,21 @@ def monotonize_trends(a, mt_coef: float = DEDPUL_DEFAULTS["mt_coef"]) -> np.ndar
     return _monotonize(a, ranks.astype(np.int64), values, float(mt_coef), 1e-9)
 
 
+def monotonize_trends_reference(a, mt_coef: float = DEDPUL_DEFAULTS["mt_coef"]) -> np.ndarray:
+    """The authors' ``MonotonizingTrends`` written plainly (a dict of counters, one Python
+    step per element): the statement :func:`monotonize_trends` is tested and benchmarked
+    against. Not used in fitting (quadratic in the number of live counters)."""
+    counter, out = {}, []
+    for p in np.asarray(a, dtype=np.float64).tolist():
+        out.append(max(p, max(counter)) if counter else p)
+        for key in list(counter):
+            counter[key] += 1 if key <= p else -mt_coef
+        for key in [k for k, v in counter.items() if v <= 1e-9]:
+            counter.pop(key)
+        counter.setdefault(p, 1)
+    return np.array(out)
+
+
 def _binned_kde(sample, bandwidth, points):
     """Gaussian kernel density of ``sample`` (kernel sd ``bandwidth``) at ``points``:
     linear binning + FFT convolution on a grid, linear interpolation (module docstring)."""
