@@ -140,8 +140,8 @@ def _neg_term(model, X, s, prior, loss):
 def test_negative_risk_per_round(overfit_data, loss):
     X, s, prior = overfit_data
     upu = PURiskXGBClassifier(risk="upu", loss=loss, prior=prior).fit(X, s)
-    kiryo = PURiskXGBClassifier(risk="nnpu", loss=loss, prior=prior).fit(X, s)
-    look = PURiskXGBClassifier(risk="nnpu", loss=loss, prior=prior, correction="lookahead").fit(X, s)
+    kiryo = PURiskXGBClassifier(risk="nnpu", loss=loss, prior=prior, correction="kiryo").fit(X, s)
+    look = PURiskXGBClassifier(risk="nnpu", loss=loss, prior=prior).fit(X, s)  # the default: lookahead
     for m in (upu, kiryo, look):
         assert m.negative_risk_.shape == (101,) and m.defensive_rounds_.shape == (100,)
         # the recorded term is R_u^- - pi R_p^- at the final margins (computed here)
@@ -157,7 +157,7 @@ def test_negative_risk_per_round(overfit_data, loss):
     d = kiryo.defensive_rounds_
     assert np.all(kiryo.negative_risk_[1:][d] > kiryo.negative_risk_[:-1][d])  # a defensive round pushes it up
     assert kiryo.negative_risk_.min() > upu.negative_risk_.min() / 5
-    # lookahead: the term after every round stays >= -beta
+    # lookahead (the default): the term after every round stays >= -beta = 0 on the training data
     assert look.negative_risk_.min() >= 0.0
     assert look.defensive_rounds_.any()
 
@@ -199,12 +199,12 @@ def clear_problem():
     return X, s, float(y.mean()), Xt, yt
 
 
-@pytest.mark.parametrize("risk,loss", [("upu", "logistic"), ("imbalanced_nnpu", "logistic"),
+@pytest.mark.parametrize("risk,loss", [("upu", "logistic"), ("nnpu", "logistic"), ("imbalanced_nnpu", "logistic"),
                                        ("upu", "sigmoid"), ("nnpu", "sigmoid"), ("imbalanced_nnpu", "sigmoid")])
 def test_learns_two_gaussians(clear_problem, risk, loss):
-    """Held-out AUC against the true classes (Bayes AUC ~0.998). nnPU with the logistic
-    loss is left out: under Kiryo's per-round rule its ordinary and defensive rounds
-    alternate and its AUC here is ~0.84 (see the module docstring of the estimator)."""
+    """Held-out AUC against the true classes (Bayes AUC ~0.998), default correction
+    (lookahead). Under Kiryo's per-round rule as written, nnPU with the logistic loss
+    alternates ordinary and defensive rounds and reaches only ~0.84 here (module docstring)."""
     X, s, prior, Xt, yt = clear_problem
     m = PURiskXGBClassifier(risk=risk, loss=loss, prior=prior, random_state=0).fit(X, s)
     assert roc_auc_score(yt, m.decision_function(Xt)) > 0.9

@@ -51,7 +51,7 @@ minibatch: when the minibatch's ``R_u^- - pi R_p^-`` is below ``-beta`` it steps
 ``-gamma`` times the gradient of ``R_u^- - pi R_p^-`` (pushing the negative part back
 up), otherwise along the gradient of the whole risk (defaults ``beta = 0``,
 ``gamma = 1``). Here the whole training set is the one batch. ``correction="kiryo"``
-(default): at the start of every round the negative-risk term ``k (R_u^- - pi R_p^-)`` is
+(the rule as written): at the start of every round the negative-risk term ``k (R_u^- - pi R_p^-)`` is
 evaluated at the current margins (XGBoost's training predictions); if it is below
 ``-beta`` the round's tree is fitted to the per-row gradient of ``-gamma`` times that
 term (a *defensive* round, per-row gradient ``-gamma B_i l'(z_i, -1)``), else to that of
@@ -59,7 +59,7 @@ the uPU sum ``A_i l(z_i, +1) + B_i l(z_i, -1)`` (on the side ``>= -beta`` the nn
 uPU risks coincide). As with minibatches, an ordinary round's tree can overshoot: the
 term after it may be below ``-beta`` (the next round then pushes it back), so the term
 oscillates around ``-beta`` instead of staying above it. ``correction="lookahead"``
-(a stricter variant, not in the papers): an ordinary round whose tree would take the term
+(the default; our tree analogue of the constraint, not in the papers): an ordinary round whose tree would take the term
 below ``-beta`` is undone and replaced by the defensive round, so the term after every
 round stays ``>= -beta`` (tested; it starts at ``k (1 - pi) l(base_margin, -1) > 0``
 in the single-training-set scenario); it costs up to one more tree per round.
@@ -228,8 +228,9 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
         the rows) or ``"case_control"`` (U = the ``s = 0`` rows, ``prior`` = their prior).
     oversampled_prior : pi' of imbalanced nnPU, default 0.5 (authors' ``oversampling``);
         ignored by the other risks.
-    correction : ``"kiryo"`` (default, Algorithm 1 with the training set as one batch) or
-        ``"lookahead"`` (the term never ends a round below ``-beta``); nnPU risks only.
+    correction : ``"lookahead"`` (default: the term never ends a round below ``-beta``, the
+        non-negativity the nnPU risk asks for) or ``"kiryo"`` (Algorithm 1 as written, the
+        training set as one batch; the term oscillates around ``-beta``); nnPU risks only.
     beta, gamma : Kiryo et al.'s threshold and defensive step factor (0 and 1).
     n_estimators, learning_rate, max_depth, min_child_weight, reg_lambda, reg_alpha,
     tree_method : XGBoost's ``num_boost_round``, ``eta``, ``max_depth``,
@@ -270,7 +271,7 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
     }
 
     def __init__(self, risk="nnpu", loss="logistic", prior=None, scenario="single_training_set",
-                 oversampled_prior=0.5, correction="kiryo", beta=0.0, gamma=1.0, n_estimators=100,
+                 oversampled_prior=0.5, correction="lookahead", beta=0.0, gamma=1.0, n_estimators=100,
                  learning_rate=0.3, max_depth=6, min_child_weight=1.0, reg_lambda=0.0, reg_alpha=0.0,
                  tree_method="exact", base_margin=0.5, random_state=None, n_jobs=None):
         self.risk = risk
