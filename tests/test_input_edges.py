@@ -118,7 +118,7 @@ def test_a_dataframe_with_non_numeric_columns_is_refused_naming_them(name):
         est.fit(df, s, **_fit_kwargs(est, s, len(s)))
 
 
-@pytest.mark.parametrize("name", ["pu_extra_trees", "naive", "pn_boosting", "sar_em"])
+@pytest.mark.parametrize("name", registry.names("classifier"))
 def test_predict_names_non_numeric_columns_and_sparse_input(name):
     X, s = _pu()
     df = pd.DataFrame(X, columns=["a", "b", "c", "d"])

@@ -117,7 +117,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_X, validate_pu_data
+from pu_lib._validation import check_input_kind, check_X, validate_pu_data
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 
 __all__ = ["AdaPUClassifier", "SPLITTERS"]
@@ -458,6 +458,7 @@ class AdaPUClassifier(PUClassifierMixin, BaseEstimator):
     # ------------------------------------------------------------------ prediction
     def _X(self, X) -> np.ndarray:
         check_is_fitted(self)
+        check_input_kind(X)  # sparse input and non-numeric DataFrame columns, named
         X = validate_data(self, X, reset=False, dtype=np.float32, ensure_all_finite=False)
         return check_X(X, dtype=np.float32)
 
