@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.linear_model import LogisticRegression
+from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
 from pu_lib import registry
@@ -114,8 +115,9 @@ def test_same_result_for_any_n_jobs(base):
 
 def test_decision_function_base_votes_for_proba_and_averages_decisions():
     X, s = data()
-    m = PUBaggingClassifier(n_estimators=5, random_state=2).fit(X, s)  # default: linear SVC
-    assert isinstance(m.estimators_[0], SVC) and m.estimators_[0].kernel == "linear"
+    m = PUBaggingClassifier(n_estimators=5, random_state=2).fit(X, s)  # default: scaler + linear SVC
+    assert isinstance(m.estimators_[0][0], StandardScaler)
+    assert isinstance(m.estimators_[0][-1], SVC) and m.estimators_[0][-1].kernel == "linear"
     votes = np.mean([e.predict(X) == 1 for e in m.estimators_], axis=0)
     np.testing.assert_array_equal(m.predict_proba(X)[:, 1], votes)
     np.testing.assert_array_equal(m.decision_function(X), votes - 0.5)
@@ -175,7 +177,10 @@ def test_registered_with_a_base_and_linear_svm_base_name():
     m = registry.make_estimator("pu_bagging")
     assert (m.estimator, m.n_estimators, m.max_samples) == (None, 100, "balanced")
     svm = make_base_estimator("linear_svm", random_state=3)
-    assert isinstance(svm, SVC) and svm.kernel == "linear" and svm.random_state == 3
+    assert isinstance(svm[0], StandardScaler)
+    assert isinstance(svm[-1], SVC) and svm[-1].kernel == "linear" and svm[-1].random_state == 3
+    bare = make_base_estimator("linear_svm", {"standardize": False})
+    assert isinstance(bare, SVC) and bare.kernel == "linear"
     X, s = data()
     fitted = registry.make_estimator("pu_bagging", {"estimator": svm, "n_estimators": 3}, random_state=0).fit(X, s)
     assert fitted.score_kind_ == "decision_function"
