@@ -264,3 +264,15 @@ def test_registry_pins_the_risk():
         est = registry.make_estimator(name, {"prior": 0.3})
         assert isinstance(est, PURiskXGBClassifier) and est.risk == risk
         assert registry.parameter_schema(name)["risk"]["default"] == risk
+
+
+def test_fit_leaves_xgboost_global_config_alone(clear_problem):
+    """A booster parameter ``verbosity`` used to switch XGBoost's process-wide verbosity
+    off, which silenced the unknown-parameter warnings that PULSCAR's parameter checks
+    rely on (tests/test_input_edges.py then failed depending on test order)."""
+    import xgboost as xgb
+
+    X, s, prior, _, _ = clear_problem
+    before = xgb.get_config()
+    PURiskXGBClassifier(prior=prior, n_estimators=3).fit(X, s)
+    assert xgb.get_config() == before

@@ -305,7 +305,6 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
             "alpha": float(self.reg_alpha),
             "nthread": effective_n_jobs(self.n_jobs),
             "seed": 0 if seed is None else int(seed),
-            "verbosity": 0,
             "disable_default_eval_metric": True,
         }
 
