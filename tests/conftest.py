@@ -41,6 +41,19 @@ def two_gaussians(n=3000, pi=0.4, c=0.3, shift=3.0, seed=0):
     return X, s, y
 
 
+def mixture_sample(alpha, n_u, n_p, seed, d=2, shift=2.0):
+    """A case-control PU sample for prior estimators: U = ``n_u`` rows of
+    (1 - alpha) N(0, I) + alpha N(shift, I), P = ``n_p`` rows of N(shift, I); returns
+    ``(X, s)`` with the P rows first."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    n_pos_u = int(round(alpha * n_u))
+    Xu = np.vstack([rng.normal(0.0, 1.0, (n_u - n_pos_u, d)), rng.normal(shift, 1.0, (n_pos_u, d))])
+    Xp = rng.normal(shift, 1.0, (n_p, d))
+    return np.vstack([Xp, Xu]), np.r_[np.ones(n_p, int), np.zeros(n_u, int)]
+
+
 def write_config(workdir, cfg: dict, sort_keys: bool = True) -> None:
     """Write ``cfg`` as ``<workdir>/config/config.yaml`` (the workflow's default config)."""
     import yaml

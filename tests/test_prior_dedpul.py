@@ -5,12 +5,15 @@ alpha / prior / c interface, determinism and bad input."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 import pytest
 from scipy.stats import gaussian_kde
 
 from pu_lib import registry
 from pu_lib.prior import DEDPUL
+from conftest import mixture_sample
 from pu_lib.prior.dedpul import (
     _binned_kde,
     _mean_posteriors,
@@ -22,13 +25,7 @@ from pu_lib.prior.dedpul import (
 )
 
 
-def two_gaussians(alpha, n_u, n_p, seed, d=2, shift=2.0):
-    """U: (1 - alpha) N(0, I) + alpha N(shift, I); P: N(shift, I). Rows: P first."""
-    rng = np.random.default_rng(seed)
-    n_pos_u = int(round(alpha * n_u))
-    Xu = np.vstack([rng.normal(0.0, 1.0, (n_u - n_pos_u, d)), rng.normal(shift, 1.0, (n_pos_u, d))])
-    Xp = rng.normal(shift, 1.0, (n_p, d))
-    return np.vstack([Xp, Xu]), np.r_[np.ones(n_p, int), np.zeros(n_u, int)]
+two_gaussians = partial(mixture_sample, shift=2.0)
 
 
 # --------------------------------------------------------------------------- compiled steps

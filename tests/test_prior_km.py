@@ -4,6 +4,8 @@ proportions, the alpha / prior / c interface, determinism and bad input."""
 
 from __future__ import annotations
 
+from functools import partial
+
 import math
 
 import numpy as np
@@ -12,17 +14,10 @@ import pytest
 from pu_lib import registry
 from pu_lib.prior import KMPriorEstimator
 from pu_lib.prior.km import _DistanceCurve, _pivoted_cholesky, _simplex_qp_ipm, km_estimate, km_kernel
+from conftest import mixture_sample
 
 
-def two_gaussians(alpha, n_u, n_p, seed, d=2, shift=3.0):
-    """U: (1 - alpha) N(0, I) + alpha N(shift, I); P: N(shift, I). Rows: P first."""
-    rng = np.random.default_rng(seed)
-    n_pos_u = int(round(alpha * n_u))
-    Xu = np.vstack([rng.normal(0.0, 1.0, (n_u - n_pos_u, d)), rng.normal(shift, 1.0, (n_pos_u, d))])
-    Xp = rng.normal(shift, 1.0, (n_p, d))
-    X = np.vstack([Xp, Xu])
-    s = np.r_[np.ones(n_p, int), np.zeros(n_u, int)]
-    return X, s
+two_gaussians = partial(mixture_sample, shift=3.0)
 
 
 @pytest.fixture(scope="module")
