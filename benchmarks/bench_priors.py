@@ -25,7 +25,10 @@ subclass), 100 features and U in ``--sizes`` (default 10k / 50k / 100k; paper Ta
   83.78 / 349.28 / 706.50, DEDPUL 2.29 / 42.04 / 159.59 and KM 243.47 / failed / failed
   for U = 10k / 50k / 100k.
 
-Per-example times are fit seconds / (|P| + |U|).
+Per-example times are fit seconds / (|P| + |U|). PULSCAR and PULSNAR are timed with each
+``--boosters`` entry: ``xgboost`` (the default estimator) and ``hist_boost`` (rows marked
+``+hb``: the same boosted trees grown by :mod:`pu_lib.hist_boost` on bins computed once
+per estimate).
 
 With ``--authors-python PY --authors-src DIR`` (a Python with the authors' dependencies and a
 checkout of ``unmtransinfo/PULSNAR``; see ``benchmarks/authors_pulsnar.py``), the authors'
@@ -36,7 +39,7 @@ subclasses, 6,000 unlabeled, 50 features; SCAR data for PULSCAR, SNAR for PULSNA
 
 Usage: ``python benchmarks/bench_priors.py [--sizes 10000 50000 100000] [--frac 0.2]
 [--repeat 1] [--no-reference] [--n-jobs 2] [--authors-python PY --authors-src DIR]
-[--example-alphas A ...] [--cvxopt-path DIR] [--quick]`` (``--quick``: U = 10k only, no
+[--example-alphas A ...] [--cvxopt-path DIR] [--boosters xgboost hist_boost] [--quick]`` (``--quick``: U = 10k only, no
 plain-Python TIcE)
 """
 
@@ -94,16 +97,22 @@ def authors_run(args, X, s, mode):
 
 
 def side_by_side(args, label, X, s, alpha, mode, cls, paper_seconds=None):
-    """Fit ours (best of --repeat), run the authors' code if configured, print one row."""
-    t, cpu, est = best_time(lambda: cls(random_state=0, n_jobs=args.n_jobs).fit(X, s), args.repeat, cpu=True)
-    extra = (f"{est.n_clusters_} clusters, " if mode == "pulsnar" else "") + f"CPU {cpu:.1f} s"
+    """Fit ours with every ``--boosters`` entry (best of --repeat), run the authors' code once
+    if configured, print one row per booster with the ratio authors / ours."""
     a = authors_run(args, X, s, mode)
-    if a is not None:
-        extra += (f"  authors: {a[0]:.2f} s (CPU {a[3]:.1f} s), alpha {a[1]:.3f}"
-                  + (f", {a[2]} clusters" if a[2] else "") + f"; authors / ours {a[0] / t:.1f}x")
-    print(f"{label:>7} {cls.__name__:<9} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t:8.2f} "
-          f"{1e3 * t / X.shape[0]:7.3f} {paper_cells(paper_seconds, t)}  {extra}", flush=True)
-    return t, est
+    out = None
+    for booster in args.boosters:
+        t, cpu, est = best_time(lambda: cls(random_state=0, n_jobs=args.n_jobs, booster=booster).fit(X, s),
+                                args.repeat, cpu=True)
+        extra = (f"{est.n_clusters_} clusters, " if mode == "pulsnar" else "") + f"CPU {cpu:.1f} s"
+        if a is not None:
+            extra += (f"  authors: {a[0]:.2f} s (CPU {a[3]:.1f} s), alpha {a[1]:.3f}"
+                      + (f", {a[2]} clusters" if a[2] else "") + f"; authors / ours {a[0] / t:.1f}x")
+        name = cls.__name__ + ("" if booster == "xgboost" else "+hb")
+        print(f"{label:>7} {name:<11} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t:8.2f} "
+              f"{1e3 * t / X.shape[0]:7.3f} {paper_cells(paper_seconds, t)}  {extra}", flush=True)
+        out = out or (t, est)
+    return out
 
 
 def km_qp_reference(cvxopt_path, X, s, km):
@@ -188,6 +197,8 @@ def main(argv=None) -> None:
                     help="run the plain-Python TIcE only up to this U (it takes ~0.4 ms per example)")
     ap.add_argument("--cvxopt-path", default=None, help="a directory holding cvxopt (KM's QP reference)")
     ap.add_argument("--quick", action="store_true", help="U = 10,000 only, without the plain-Python TIcE")
+    ap.add_argument("--boosters", nargs="+", default=["xgboost", "hist_boost"], choices=["xgboost", "hist_boost"],
+                    help="PULSCAR/PULSNAR boosters to time (rows '+hb': booster='hist_boost')")
     args = ap.parse_args(argv)
     if args.quick:
         args.sizes, args.no_reference = [10_000], True
@@ -205,6 +216,8 @@ def main(argv=None) -> None:
     # warm up numba (compilation is cached on disk after the first ever run)
     d0 = make_pulsnar_snar(0.2, n_labeled_per_subclass=50, n_unlabeled=500, random_state=0)
     TIcE(random_state=0).fit(d0.X, d0.meta["recipe_s"].to_numpy())
+    if "hist_boost" in args.boosters:
+        PULSNAR(random_state=0, booster="hist_boost", n_jobs=args.n_jobs).fit(d0.X, d0.meta["recipe_s"].to_numpy())
 
     from pu_lib._logging import Progress
 

@@ -22,6 +22,7 @@ BASE_ESTIMATORS: tuple[str, ...] = (
     "gaussian_nb",
     "weighted_logistic_regression",
     "linear_svm",
+    "hist_boost",
 )
 
 
@@ -55,6 +56,9 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         * ``"weighted_logistic_regression"`` -- :class:`pu_lib.sar.WeightedLogisticRegression`
           (L2 logistic regression, ``C = 1``, no standardisation, negative sample weights
           allowed; the learner of Bekker's SAR experiments, deterministic).
+        * ``"hist_boost"`` -- :class:`pu_lib.hist_boost.HistBoostClassifier` (XGBoost's
+          ``hist`` booster with ``binary:logistic`` and XGBoost's defaults, compiled with
+          numba; deterministic, one thread per model);
         * ``"linear_svm"`` -- ``StandardScaler`` followed by ``sklearn.svm.SVC(kernel="linear")``
           (no ``predict_proba`` unless ``probability: true``; scored by its
           ``decision_function``): Mordelet and Vert's PU bagging base and the PU Hellinger
@@ -113,6 +117,10 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         if not isinstance(standardize, bool):
             raise ValueError(f"params.standardize must be true or false, got {standardize!r}")
         defaults = {"kernel": "linear", "random_state": seed}
+    elif name == "hist_boost":
+        from pu_lib.hist_boost import HistBoostClassifier as cls
+
+        defaults = {"random_state": seed, "n_jobs": n_jobs}
     elif name == "weighted_logistic_regression":
         from pu_lib.sar import WeightedLogisticRegression as cls
 

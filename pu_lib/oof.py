@@ -55,6 +55,8 @@ from pu_lib._validation import check_binary
 from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
 
 __all__ = [
+    "BOOSTERS",
+    "check_booster",
     "check_xgb_estimator",
     "check_xgb_params",
     "cv_probabilities",
@@ -258,6 +260,53 @@ def _dask_fold(X, y, train, test, estimator, seed, scale_pos_weight, max_depth, 
         return _fit_predict_fold(X, y, train, test, estimator, seed, 1, scale_pos_weight, max_depth, xgb_params)
 
 
+#: The boosters of the out-of-fold models: XGBoost (the default, the PULSNAR paper's
+#: classifier) or :class:`pu_lib.hist_boost.HistBoostClassifier`'s booster on bins computed
+#: once for all folds (``"hist_boost"``; same model and parameters, see its module).
+BOOSTERS = ("xgboost", "hist_boost")
+
+#: XGBoost parameter names (and aliases) that the ``hist_boost`` booster takes.
+_HIST_PARAMS = {"learning_rate": "learning_rate", "eta": "learning_rate", "n_estimators": "n_estimators",
+                "reg_lambda": "reg_lambda", "lambda": "reg_lambda", "min_child_weight": "min_child_weight",
+                "gamma": "gamma", "min_split_loss": "gamma", "max_bin": "max_bin"}
+
+
+def check_booster(booster, estimator=None) -> str:
+    if not isinstance(booster, str) or booster not in BOOSTERS:
+        raise ValueError(f"booster must be one of {BOOSTERS}, got {booster!r}")
+    if booster == "hist_boost" and estimator is not None:
+        raise ValueError('booster="hist_boost" builds its own models; leave estimator=None')
+    return booster
+
+
+def hist_boost_params(max_depth, xgb_params) -> dict:
+    """The ``hist_boost`` parameters for XGBoost-style ``max_depth`` and ``xgb_params``;
+    ``ValueError`` naming a parameter it does not have."""
+    out = {"max_depth": _check_max_depth(max_depth)}
+    for key, value in (xgb_params or {}).items():
+        if key not in _HIST_PARAMS:
+            raise ValueError(f'xgb_params[{key!r}] is not a parameter of booster="hist_boost" '
+                             f"(it takes {sorted(_HIST_PARAMS)})")
+        out[_HIST_PARAMS[key]] = value
+    return out
+
+
+def _fold_spw(y_train, scale_pos_weight):
+    if scale_pos_weight == "auto":
+        n1 = int(np.sum(y_train == 1))
+        return (y_train.shape[0] - n1) / n1
+    return 1.0 if scale_pos_weight is None else float(scale_pos_weight)
+
+
+def _hist_fold(Xb, n_bins, y, train, test, params, scale_pos_weight):
+    from pu_lib.hist_boost import hist_boost_fit, hist_boost_margin, sigmoid
+
+    fit_params = {k: v for k, v in params.items() if k != "max_bin"}
+    trees = hist_boost_fit(Xb, n_bins, y, train, scale_pos_weight=_fold_spw(y[train], scale_pos_weight),
+                           **fit_params)
+    return sigmoid(hist_boost_margin(trees, Xb, test))
+
+
 def fold_splits(y, n_folds: int, seed: int):
     """Stratified, shuffled K-fold splits ``(train, test)`` of ``y`` (positions into ``y``),
     seeded by ``derive_seed("pulsnar_cv_split", seed)``."""
@@ -272,7 +321,7 @@ def _check_n_folds(n_folds) -> int:
 
 
 def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, scale_pos_weight="auto", *,
-                          max_depth=6, xgb_params=None) -> list:
+                          max_depth=6, xgb_params=None, booster="xgboost", binned=None) -> list:
     """Out-of-fold probabilities for several CV problems on row subsets of one ``(X, y)``.
 
     ``problems`` is a list of ``(rows, seed)``: ``rows`` the (row-ordered) indices of the
@@ -280,11 +329,18 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
     :func:`cv_probabilities`). All folds of all problems are scheduled together (threads
     or Dask, see the module docstring). Returns one float64 array per problem, aligned
     with its ``rows``. Inputs are assumed validated (``X`` 2-D, ``y`` 0/1 int array).
+    ``booster="hist_boost"``: ``X`` is binned once (cuts from all its rows) and every fold
+    model is grown on those bins (:mod:`pu_lib.hist_boost`); ``binned=(Xb, n_bins)`` passes
+    bins already computed (:func:`pu_lib.hist_boost.bin_features` of ``X``).
     """
     n_folds = _check_n_folds(n_folds)
     scale_pos_weight = _check_scale_pos_weight(scale_pos_weight)
+    booster = check_booster(booster, estimator)
     max_depth = _check_max_depth(max_depth)
-    xgb_params = _check_xgb_params(xgb_params)
+    if booster == "hist_boost":
+        hist_params = hist_boost_params(max_depth, xgb_params)
+    else:
+        xgb_params = _check_xgb_params(xgb_params)
     if estimator is not None and not hasattr(estimator, "predict_proba"):
         raise ValueError(f"estimator must have predict_proba, got {type(estimator).__name__}")
     n_threads = effective_n_jobs(n_jobs)
@@ -302,7 +358,16 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
             tasks.append((p, rows[tr], rows[te], derive_seed("pulsnar_cv_model", int(seed), k)))
 
     client = active_dask_client()
-    if client is not None:  # one thread per task
+    if booster == "hist_boost":  # one thread per fold model (numba, GIL released)
+        from pu_lib.hist_boost import bin_features
+
+        Xb, n_bins = binned if binned is not None else bin_features(X, hist_params.get("max_bin", 255), n_threads)[::2]
+        args = [(tr, te, hist_params, scale_pos_weight) for _, tr, te, _ in tasks]
+        if client is not None:
+            parts = parallel_map(_hist_fold, args, client=client, shared=(Xb, n_bins, y))
+        else:
+            parts = parallel_map(_hist_fold, args, n_jobs=max(1, min(n_threads, len(tasks))), shared=(Xb, n_bins, y))
+    elif client is not None:  # one thread per task
         parts = parallel_map(_dask_fold, [(tr, te, estimator, sd, scale_pos_weight, max_depth, xgb_params)
                                           for _, tr, te, sd in tasks], client=client, shared=(X, y))
     else:  # concurrent folds, the threads left over shared by each fold's model
@@ -332,7 +397,7 @@ def _check_Xy(X, y):
 
 
 def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=1, scale_pos_weight="auto",
-                     *, max_depth=6, xgb_params=None, return_folds=False):
+                     *, max_depth=6, xgb_params=None, return_folds=False, booster="xgboost"):
     """Out-of-fold class-1 probabilities of all rows (PULSCAR Algorithm 1, line 1).
 
     Parameters
@@ -356,6 +421,9 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
     xgb_params : further parameters of the default XGBoost (e.g. ``{"learning_rate":
         0.2}``, as in the authors' synthetic-data configs); ignored for a given ``estimator``.
 
+    booster : ``"xgboost"`` or ``"hist_boost"`` (the same boosted trees grown by
+        :mod:`pu_lib.hist_boost` on bins computed once for all folds; ``estimator`` must be
+        None and ``xgb_params`` may set only the parameters it has).
     return_folds : also return each row's fold: the index ``k`` of the fold whose model
         (fitted on the other folds) gave the row its probability (Rank Pruning estimates
         its noise rates fold by fold).
@@ -370,7 +438,8 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
     seed = seed_to_int(random_state, fresh_if_none=True)
     rows = np.arange(X.shape[0], dtype=np.int64)
     proba = cv_probabilities_many(X, y, [(rows, seed)], estimator=estimator, n_folds=n_folds, n_jobs=n_jobs,
-                                  scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params)[0]
+                                  scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params,
+                                  booster=booster)[0]
     if not return_folds:
         return proba
     folds = np.empty(X.shape[0], dtype=np.int64)
@@ -433,7 +502,8 @@ def stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator, s
     return train, n_train[train].astype(np.float64), hold, n_hold[hold].astype(np.float64)
 
 
-def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_pos_weight="auto", *, xgb_params=None):
+def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_pos_weight="auto", *, xgb_params=None,
+                         booster="xgboost", binned=None):
     """Features used by an XGBoost model fitted on all ``(X, y)`` and their gain importance
     (PULSNAR, Algorithm 3, line 1: *"an XGBoost model on all positive and unlabeled
     examples to determine the important features and their gain scores"*).
@@ -442,9 +512,19 @@ def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_p
     ``(indices, gains)``: int64 column indices of the features that appear in at least
     one split and their average gain (``Booster.get_score(importance_type="gain")``),
     sorted by decreasing gain (ties by index). Both are empty if no split was made.
+    ``booster="hist_boost"`` grows the same model with :mod:`pu_lib.hist_boost` (on
+    ``binned=(Xb, n_bins)`` when given).
     """
     X, y = _check_Xy(X, y)
     scale_pos_weight = _check_scale_pos_weight(scale_pos_weight)
+    if check_booster(booster) == "hist_boost":
+        from pu_lib.hist_boost import bin_features, hist_boost_fit, hist_boost_gain_importances
+
+        params = hist_boost_params(max_depth, xgb_params)
+        max_bin = params.pop("max_bin", 255)
+        Xb, n_bins = binned if binned is not None else bin_features(X, max_bin, effective_n_jobs(n_jobs))[::2]
+        trees = hist_boost_fit(Xb, n_bins, y, scale_pos_weight=_fold_spw(y, scale_pos_weight), **params)
+        return hist_boost_gain_importances(trees, X.shape[1])
     seed = seed_to_int(random_state, fresh_if_none=True)
     model = make_xgb(max_depth=max_depth, random_state=derive_seed("pulsnar_importance", seed),
                      n_jobs=effective_n_jobs(n_jobs), xgb_params=xgb_params)

@@ -15,6 +15,7 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from pu_lib.base_estimators import BASE_ESTIMATORS, make_base_estimator
+from pu_lib.hist_boost import HistBoostClassifier
 from pu_lib._seeding import derive_seed
 from pu_lib.baselines import ElkanNotoClassifier, NaivePUClassifier
 from pu_lib.baselines.elkan_noto import _split_rows
@@ -67,6 +68,7 @@ def test_make_base_estimator_types_and_defaults():
         "random_forest": RandomForestClassifier,
         "decision_tree": DecisionTreeClassifier,
         "gaussian_nb": GaussianNB,
+        "hist_boost": HistBoostClassifier,
     }
     assert set(BASE_ESTIMATORS) == set(expected) | {"xgboost", "logistic_regression", "weighted_logistic_regression",
                                                    "linear_svm"}

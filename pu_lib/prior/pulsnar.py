@@ -86,7 +86,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib.distributed import active_dask_client, limit_threads, parallel_map
+from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
 from pu_lib.prior._beta_density import _check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
@@ -284,10 +284,10 @@ class PULSNAR(BasePriorEstimator):
 
     Parameters
     ----------
-    estimator, n_folds, max_depth, learning_rate, bin_rule, n_bins, bandwidth_range, bandwidth_search, xgb_params, random_state, n_jobs :
+    estimator, n_folds, max_depth, learning_rate, bin_rule, n_bins, bandwidth_range, bandwidth_search, xgb_params, booster, random_state, n_jobs :
         as :class:`PULSCAR`, with PULSNAR's own defaults (``learning_rate`` 0.2,
         ``bandwidth_range`` (0.015, 0.5)); the importance model is always the default
-        XGBoost with these settings. ``n_jobs`` threads (or the Dask client) run the GMM
+        XGBoost with these settings (grown by ``booster``). ``n_jobs`` threads (or the Dask client) run the GMM
         fits, the CV folds of all clusters together and the per-cluster alphas.
     max_clusters : largest number of GMM components tried for the BIC curve (10).
     n_clusters : None (BIC knee, :func:`bic_knee`) or a fixed number of clusters.
@@ -344,8 +344,9 @@ class PULSNAR(BasePriorEstimator):
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,
                  n_clusters=None, knee="authors", covariance_type="full", gmm_params=None, top_fraction=1.0,
-                 min_cluster_size=10, small_clusters="drop", random_state=None, n_jobs=1):
+                 min_cluster_size=10, small_clusters="drop", booster="xgboost", random_state=None, n_jobs=1):
         self.estimator = estimator
+        self.booster = booster
         self.n_folds = n_folds
         self.max_depth = max_depth
         self.learning_rate = learning_rate
@@ -425,10 +426,19 @@ class PULSNAR(BasePriorEstimator):
         lab_rows = np.flatnonzero(s == 1)
         unl_rows = np.flatnonzero(s == 0)
 
+        # booster "hist_boost": one binning of X serves the importance model and every fold
+        binned = None
+        if self.booster == "hist_boost":
+            from pu_lib.hist_boost import bin_features
+
+            Xb, _, nb = bin_features(X, dict(xgb_params).get("max_bin", 255), effective_n_jobs(self.n_jobs))
+            binned = (Xb, nb)
+
         # Algorithm 3, line 1: important features and gain scores from XGBoost on all (X, s)
         idx, gains = xgb_gain_importances(X, s, max_depth=self.max_depth,
                                           random_state=derive_seed("PULSNAR", seed, "importance"),
-                                          n_jobs=self.n_jobs, xgb_params=xgb_params)
+                                          n_jobs=self.n_jobs, xgb_params=xgb_params, booster=self.booster,
+                                          binned=binned)
         if idx.size == 0:  # no split at all: cluster on (and classify with) all features
             idx = np.arange(X.shape[1], dtype=np.int64)
             gains = np.ones(X.shape[1])
@@ -457,7 +467,10 @@ class PULSNAR(BasePriorEstimator):
             rows = np.sort(np.concatenate([lab_rows[labels == j], unl_rows]))
             problems.append((rows, derive_seed("PULSNAR", seed, "cluster", j, "cv")))
         probs = cv_probabilities_many(Xi, s, problems, estimator=self.estimator, n_folds=self.n_folds,
-                                      n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_params)
+                                      n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_params,
+                                      booster=self.booster,
+                                      binned=None if binned is None else (np.ascontiguousarray(binned[0][:, idx]),
+                                                                          binned[1][idx]))
         probs_lab, probs_unl = [], np.empty((n_clusters, unl_rows.shape[0]))
         for j, ((rows, _), p) in enumerate(zip(problems, probs)):
             is_lab = s[rows] == 1
