@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import threading
 
 THREAD_ENV_VARS = (
     "OMP_NUM_THREADS",
@@ -89,15 +90,16 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
     depends only on its arguments (seeds are drawn by the caller, up front). ``executor``:
     a ``concurrent.futures`` executor to run on instead (no pool is created per call).
 
-    The shared data are scattered under fresh keys (``hash=False``): with content-hashed
-    keys, a second call with the same data reuses the first call's key, and the release of
-    the first call's references can delete the data under the second call's tasks
-    (``FutureCancelledError: ... lost dependencies``).
+    The shared data are scattered under fresh keys (``hash=False``: with content-hashed
+    keys, the release of a first call's references could delete the data under a second
+    call's tasks, ``FutureCancelledError: ... lost dependencies``), and the futures are
+    kept (:func:`scatter_shared`): a later call on the same client with equal data (same
+    ``dask.base.tokenize``) reuses them instead of sending the data again.
     """
     arg_tuples = [tuple(a) for a in arg_tuples]
     shared = tuple(shared)
     if client is not None:
-        refs = client.scatter(list(shared), broadcast=True, hash=False) if shared else []
+        refs = scatter_shared(client, shared) if shared else []
         futures = [client.submit(fn, *refs, *args, pure=False) for args in arg_tuples]
         return client.gather(futures)
     if executor is not None:  # a caller's thread pool, kept across many small maps (boosting rounds)
@@ -109,6 +111,42 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
 
     with ThreadPoolExecutor(n) as ex:
         return list(ex.map(lambda args: fn(*shared, *args), arg_tuples))
+
+
+#: the scattered shared data of the latest client: (client id, {token: future}), LRU order
+_SCATTERED: dict = {"client": None, "futures": None}
+_SCATTER_LOCK = threading.Lock()
+#: how many distinct shared objects stay on the workers for reuse
+SCATTER_CACHE_SIZE = 4
+
+
+def scatter_shared(client, objects) -> list:
+    """Futures of ``objects`` broadcast to every worker of ``client``, scattered once per
+    content: an object whose ``dask.base.tokenize`` equals one scattered before on this
+    client (and still held by the cluster) reuses that future, so a forest refitted on the
+    same ``X`` does not send ``X`` again. The last :data:`SCATTER_CACHE_SIZE` distinct
+    objects of the latest client are kept (their data stay on the workers until they are
+    dropped from this cache or the client closes)."""
+    from collections import OrderedDict
+
+    from dask.base import tokenize
+
+    refs = []
+    with _SCATTER_LOCK:
+        if _SCATTERED["client"] != client.id:
+            _SCATTERED["client"], _SCATTERED["futures"] = client.id, OrderedDict()
+        cache = _SCATTERED["futures"]
+        for obj in objects:
+            token = tokenize(obj)
+            fut = cache.get(token)
+            if fut is None or fut.status != "finished":
+                fut = client.scatter([obj], broadcast=True, hash=False)[0]
+                cache[token] = fut
+            cache.move_to_end(token)
+            refs.append(fut)
+        while len(cache) > max(SCATTER_CACHE_SIZE, len(objects)):
+            cache.popitem(last=False)
+    return refs
 
 
 def single_thread_env() -> dict[str, str]:
