@@ -15,7 +15,7 @@ PKG = Path(__file__).resolve().parents[1] / "pu_lib"
 
 #: layer -> top-level parts of pu_lib it holds
 LAYERS = {
-    "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "base", "base_estimators", "registry", "oof"},
+    "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "base", "base_estimators", "registry", "oof", "hist_boost"},
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures"},
     "workflow": {"experiments"},
