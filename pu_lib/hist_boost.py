@@ -564,7 +564,6 @@ class HistBoostClassifier(ClassifierMixin, BaseEstimator):
         Xb = apply_bins(X, self.cuts_, self.n_bins_)
         self._trees = hist_boost_fit(Xb, self.n_bins_, yi, sample_weight=sw, **self._params())
         self.base_margin_ = self._trees.base_margin
-        idx, avg = hist_boost_gain_importances(self._trees, X.shape[1])
         split = self._trees.feat >= 0
         total = np.bincount(self._trees.feat[split].astype(np.int64), weights=self._trees.gain[split],
                             minlength=X.shape[1])
