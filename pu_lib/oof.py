@@ -230,11 +230,7 @@ def _prepare_model(estimator, y_train, seed: int, n_threads: int, scale_pos_weig
     params = model.get_params()
     update = {}
     if scale_pos_weight is not None and "scale_pos_weight" in params:
-        if scale_pos_weight == "auto":
-            n1 = int(np.sum(y_train == 1))
-            update["scale_pos_weight"] = (y_train.shape[0] - n1) / n1
-        else:
-            update["scale_pos_weight"] = scale_pos_weight
+        update["scale_pos_weight"] = _fold_spw(y_train, scale_pos_weight)
     if estimator is not None:
         if "random_state" in params and params["random_state"] is None:
             update["random_state"] = seed
@@ -292,6 +288,8 @@ def hist_boost_params(max_depth, xgb_params) -> dict:
 
 
 def _fold_spw(y_train, scale_pos_weight):
+    """A fold's ``scale_pos_weight``: ``#class 0 / #class 1`` of its training part for
+    ``"auto"``, the given number otherwise, 1 for None."""
     if scale_pos_weight == "auto":
         n1 = int(np.sum(y_train == 1))
         return (y_train.shape[0] - n1) / n1
