@@ -650,3 +650,17 @@ def test_layout_does_not_change_the_forest():
     for ta, tb, tc in zip(a.trees_, b.trees_, c.trees_):
         trees_equal(ta, tb)
         trees_equal(ta, tc)
+
+
+@pytest.mark.parametrize("shape", [(1, 1), (1, 130), (130, 1), (63, 65), (200, 129), (0, 5)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_major_copy_equals_numpy(shape, dtype):
+    from pu_lib.trees._builder import column_major_copy
+
+    X = np.random.default_rng(0).normal(size=shape).astype(dtype)
+    out = column_major_copy(X)
+    assert out.flags.f_contiguous and out.dtype == X.dtype
+    np.testing.assert_array_equal(out, X)
+    strided = np.random.default_rng(1).normal(size=(50, 80)).astype(dtype)[::2, 1::3]  # neither layout
+    np.testing.assert_array_equal(column_major_copy(strided), strided)
+    assert column_major_copy(strided).flags.f_contiguous

