@@ -14,6 +14,9 @@ import numpy as np
 from pu_lib.distributed import effective_n_jobs, n_dask_workers, parallel_map, resolve_client
 from pu_lib.trees._tree import Tree
 
+#: on Dask, the trees are fitted in this many tasks (chunks of seeds) per worker
+TASKS_PER_WORKER = 4
+
 
 def bootstrap_indices(n: int, seed: int, n_draws: int | None = None) -> np.ndarray:
     """Positions (into ``n`` rows) of a bootstrap sample of ``n_draws`` (default ``n``)
@@ -72,7 +75,7 @@ def fit_trees(Xf, a, u, params: dict, seeds, *, rows=None, n_jobs=None, use_dask
     client = resolve_client(use_dask)
     shared = (Xf, a, u, rows)
     if client is not None:
-        n_chunks = max(1, min(len(seeds), 4 * n_dask_workers(client)))
+        n_chunks = max(1, min(len(seeds), TASKS_PER_WORKER * n_dask_workers(client)))
         chunks = [c.tolist() for c in np.array_split(np.asarray(seeds, dtype=np.int64), n_chunks) if len(c)]
         done = parallel_map(_fit_chunk, [(params, bootstrap, ch) for ch in chunks], client=client, shared=shared)
         return [t for chunk in done for t in chunk]
