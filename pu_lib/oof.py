@@ -363,8 +363,17 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
         args = [(tr, te, hist_params, scale_pos_weight) for _, tr, te, _ in tasks]
         if client is not None:
             parts = parallel_map(_hist_fold, args, client=client, shared=(Xb, n_bins, y))
-        else:
-            parts = parallel_map(_hist_fold, args, n_jobs=max(1, min(n_threads, len(tasks))), shared=(Xb, n_bins, y))
+        else:  # the fold models round robin on the threads (hist_boost_fit_many), then their test rows
+            from pu_lib.hist_boost import hist_boost_fit_many, hist_boost_margin, sigmoid
+
+            fit_params = {k: v for k, v in hist_params.items() if k != "max_bin"}
+            models = hist_boost_fit_many(
+                Xb, n_bins, y,
+                [dict(fit_params, train_rows=tr, scale_pos_weight=_fold_spw(y[tr], scale_pos_weight))
+                 for _, tr, _, _ in tasks],
+                n_jobs=n_threads)
+            parts = parallel_map(lambda m, te: sigmoid(hist_boost_margin(m, Xb, te)),
+                                 [(m, te) for m, (_, _, te, _) in zip(models, tasks)], n_jobs=n_threads)
     elif client is not None:  # one thread per task
         parts = parallel_map(_dask_fold, [(tr, te, estimator, sd, scale_pos_weight, max_depth, xgb_params)
                                           for _, tr, te, sd in tasks], client=client, shared=(X, y))

@@ -12,7 +12,8 @@ import xgboost as xgb
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pu_lib.hist_boost import (MISSING, HistBoostClassifier, apply_bins, bin_cuts, bin_features,
-                               hist_boost_fit, hist_boost_gain_importances, hist_boost_margin)
+                               hist_boost_fit, hist_boost_fit_many, hist_boost_gain_importances,
+                               hist_boost_margin)
 from pu_lib.oof import cv_probabilities, cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior import PULSCAR, PULSNAR
 
@@ -98,6 +99,24 @@ def test_cv_with_hist_boost_does_not_depend_on_threads():
     rows = np.arange(0, 1200, 2)
     many = cv_probabilities_many(X, y, [(rows, 5)], booster="hist_boost", max_depth=3)[0]
     assert many.shape == rows.shape and not np.isnan(many).any()
+
+
+@pytest.mark.parametrize("n_jobs, step", [(1, None), (2, None), (2, 1), (2, 7), (3, 40)])
+def test_round_robin_models_equal_one_fit_each(n_jobs, step):
+    """hist_boost_fit_many grows models in steps of rounds, round robin on threads; each
+    model's trees must equal, bit for bit, those of one uninterrupted fit."""
+    X, y = _integer_data(n=1500, seed=6)
+    Xb, _, n_bins = bin_features(X)
+    rng = np.random.default_rng(0)
+    fits = [dict(train_rows=np.sort(rng.choice(1500, 1000, replace=False)), n_estimators=m, max_depth=dp,
+                 scale_pos_weight=spw)
+            for m, dp, spw in [(20, 3, 1.0), (33, 4, 2.5), (5, 2, 1.0), (20, 6, 0.7), (1, 3, 1.0)]]
+    many = hist_boost_fit_many(Xb, n_bins, y, fits, n_jobs=n_jobs, rounds_per_step=step)
+    for kw, got in zip(fits, many):
+        want = hist_boost_fit(Xb, n_bins, y, **kw)
+        for name in ("feat", "thr", "mleft", "left", "right", "value", "gain", "n_nodes"):
+            np.testing.assert_array_equal(getattr(got, name), getattr(want, name), err_msg=name)
+        assert got.base_margin == want.base_margin
 
 
 def test_booster_option_errors_name_the_problem():
