@@ -208,7 +208,7 @@ def _shared_dir() -> str:
     base = "/dev/shm" if os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK) else tempfile.gettempdir()
     path = os.path.join(base, f"pu_lib-shared-{os.getpid()}")
     if not os.path.isdir(path):
-        for name in os.listdir(base):
+        for name in os.listdir(base) if os.name == "posix" else ():  # (os.kill(pid, 0) is no probe on Windows)
             if name.startswith("pu_lib-shared-") and name[14:].isdigit() and not _pid_alive(int(name[14:])):
                 shutil.rmtree(os.path.join(base, name), ignore_errors=True)
         os.makedirs(path, exist_ok=True)
