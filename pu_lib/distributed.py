@@ -102,10 +102,14 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
     shared = tuple(shared)
     if client is not None:
         refs = scatter_shared(client, shared) if shared else []
-        if any(isinstance(r, SharedArray) for r in refs):
-            futures = [client.submit(_call_opened, fn, len(refs), *refs, *args, pure=False) for args in arg_tuples]
-        else:
-            futures = [client.submit(fn, *refs, *args, pure=False) for args in arg_tuples]
+        import uuid
+
+        from dask.utils import funcname
+
+        # every task opens SharedArray handles first; its key keeps fn's name (dashboard, logs)
+        name = funcname(fn)
+        futures = [client.submit(_call_opened, fn, len(refs), *refs, *args, key=f"{name}-{uuid.uuid4().hex}")
+                   for args in arg_tuples]
         return client.gather(futures)
     if executor is not None:  # a caller's thread pool, kept across many small maps (boosting rounds)
         return list(executor.map(lambda args: fn(*shared, *args), arg_tuples))
