@@ -213,6 +213,15 @@ def _descendants(pid: int) -> set[int]:
     return found
 
 
+def _cmdline(pid: int) -> str:
+    """The command line of a process, or "" when it has exited meanwhile (the process tree
+    changes while it is read: a process seen by ``ps`` can be gone a moment later)."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text(errors="replace")
+    except OSError:  # FileNotFoundError, ProcessLookupError
+        return ""
+
+
 def _alive(pids) -> set[int]:
     alive = set()
     for p in pids:
@@ -220,7 +229,7 @@ def _alive(pids) -> set[int]:
             with open(f"/proc/{p}/stat") as fh:
                 if fh.read().split(")")[-1].split()[0] != "Z":
                     alive.add(p)
-        except FileNotFoundError:
+        except OSError:  # exited meanwhile (FileNotFoundError, ProcessLookupError)
             pass
     return alive
 
@@ -239,8 +248,7 @@ def test_sigkilled_snakemake_leaves_no_dask_process_and_the_next_run_resumes(tmp
         tree: set[int] = set()
         while time.monotonic() < deadline and snake.poll() is None:
             tree = _descendants(snake.pid)
-            jobs = [p for p in tree if "fit_eval" in Path(f"/proc/{p}/cmdline").read_text(errors="replace")] \
-                if tree else []
+            jobs = [p for p in tree if "fit_eval" in _cmdline(p)]
             if jobs and len(_descendants(jobs[0])) >= 2:
                 time.sleep(1.0)
                 tree = _descendants(snake.pid)
@@ -254,7 +262,7 @@ def test_sigkilled_snakemake_leaves_no_dask_process_and_the_next_run_resumes(tmp
         while _alive(tree) and time.monotonic() < deadline:
             time.sleep(0.5)
         left = _alive(tree)
-        assert not left, {p: Path(f"/proc/{p}/cmdline").read_text(errors="replace") for p in left}
+        assert not left, {p: _cmdline(p) for p in left}
     finally:
         if snake.poll() is None:
             snake.kill()
