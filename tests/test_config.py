@@ -247,6 +247,11 @@ def test_dataset_entry_scale_and_extend_ids():
     assert e["id"] == "pulsnar_snar-frac0.2-ext5c5nf0p25"
     e = normalise_dataset_entry({"name": "breast_cancer", "id": "bc_thesis", "scale": "minus1_1", "extend": {}})
     assert e["id"] == "bc_thesis" and e["scale"] == "minus1_1"  # an explicit id is kept
+    e = normalise_dataset_entry({"name": "mice_protein", "positive": "pulsnar", "missing": "zero"})
+    assert e["id"] == "mice_protein-pos_pulsnar-na_zero" and e["missing"] == "zero"
+    e = normalise_dataset_entry({"name": "mice_protein", "missing": "drop"})
+    assert e["id"] == "mice_protein" and e["missing"] == "drop"  # the default adds nothing to the id
+    assert "missing" not in normalise_dataset_entry({"name": "mice_protein"})
     ids = [normalise_dataset_entry({"name": "breast_cancer", "scale": "minus1_1", "extend": {"flip": f}})["id"]
            for f in (0.0, 0.3, 0.5)]
     assert len(set(ids)) == 3 and all("." not in i for i in ids)
@@ -274,6 +279,7 @@ def test_dataset_scale_and_extend_config(base_config, schema_path):
         ({"name": "breast_cancer", "extend": {"flip": 0.7}}, "datasets[2].extend.flip"),
         ({"name": "breast_cancer", "extend": {"n_noise": -1}}, "datasets[2].extend.n_noise"),
         ({"name": "breast_cancer", "extend": {"noise": 1}}, "datasets[2].extend: Additional properties"),
+        ({"name": "breast_cancer", "missing": "mean"}, "datasets[2].missing"),
     ):
         bad = copy.deepcopy(base_config)
         bad["experiments"]["quick_uci"]["datasets"].append(entry)

@@ -499,3 +499,42 @@ def test_label_sets_and_repetitions_see_the_transformed_features(schema_path, bc
     assert set(np.round(lab["propensity"], 12)) == {0.2, 0.8}  # a +-1 column: p- or p+
     rows = [run_repetition(t) for t in build_tasks(spec, bc_path, labels)]
     assert len(rows) == 2 and all(0 < r["f1"] <= 1 for r in rows)
+
+
+# --------------------------------------------------------------------------- dataset missing values
+@needs_mirror
+def test_missing_zero_keeps_every_row_of_mice_protein_with_nan_as_zero(tmp_path):
+    """PULSNAR's Mice Protein (1,080 rows, many NaN): the authors keep every row and set
+    NaN to 0 (their ``pulscar_mouse_protein_alpha_estimation.py``); the default drops the
+    incomplete rows, which leaves too few positives for alpha = 0.5 under ``pulsnar_alpha``."""
+    from pu_lib.datasets import load_canonical
+    from pu_lib.experiments.runner import load_cell_dataset, make_label_sets
+
+    path = str(prepare_dataset("mice_protein", tmp_path / "mice_protein.parquet", data_mirror=MIRROR,
+                               cache_dir=tmp_path / "cache", download=False))
+    raw = load_canonical(path, dropna=False)
+    assert raw.X.shape == (1080, 77) and np.isnan(raw.X).any()
+    dropped = normalise_dataset_entry({"name": "mice_protein", "positive": "pulsnar"})
+    zero = normalise_dataset_entry({"name": "mice_protein", "positive": "pulsnar", "missing": "zero"})
+    Xd, yd, _ = load_cell_dataset(dropped, path, 0)
+    Xz, yz, gz = load_cell_dataset(zero, path, 0)
+    complete = ~np.isnan(raw.X).any(axis=1)
+    assert Xd.shape[0] == complete.sum() < 1080
+    assert Xz.shape == (1080, 77) and Xz.dtype == raw.X.dtype and not np.isnan(Xz).any()
+    np.testing.assert_array_equal(Xz, np.where(np.isnan(raw.X), 0, raw.X))
+    np.testing.assert_array_equal(Xz[complete], Xd)
+    assert (yz == 1).sum() == 570 and (yz == 0).sum() == 510  # c-* against t-*, every row
+    assert set(gz[yz == 1]) == {"c-CS-m", "c-CS-s", "c-SC-m", "c-SC-s"}
+    # the cached data set is not modified by the fill
+    assert np.isnan(load_canonical(path, dropna=False).X).any()
+    # alpha = 0.5 needs 510 unlabeled positives: there with every row, not without the NaN rows
+    spec = {"seed": 1, "experiment": "e", "setting": {"mechanism": "pulsnar_alpha", "alpha": 0.5},
+            "setting_id": "pulsnar_alpha-alpha0.5",
+            "split": {"test_size": 0.0, "val_size": 0.0, "max_samples": None, "evaluate_on": "unlabeled"},
+            "repetitions": 1}
+    lab = make_label_sets({**spec, "dataset": zero}, path)
+    assert ((lab["s"] == 0) & (lab["y"] == 1)).sum() == 510 and (lab["s"] == 1).sum() == 60
+    with pytest.raises(ValueError, match="alpha=0.5 needs"):
+        make_label_sets({**spec, "dataset": dropped}, path)
+    with pytest.raises(ValueError, match="unknown missing='mean'"):
+        load_cell_dataset({**zero, "missing": "mean"}, path, 0)

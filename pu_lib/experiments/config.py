@@ -348,12 +348,15 @@ def _extend_slug(extend: dict) -> str:
 
 def normalise_dataset_entry(entry) -> dict:
     """Turn a dataset entry (a name or a mapping) into ``{name, id, params, positive}``,
-    plus ``scale`` and ``extend`` (the latter with :data:`EXTEND_DEFAULTS` filled in) when
-    the entry has them -- absent keys stay absent so that other entries keep their specs.
+    plus ``scale``, ``extend`` (with :data:`EXTEND_DEFAULTS` filled in) and ``missing``
+    when the entry has them -- absent keys stay absent so that other entries keep their
+    specs.
 
-    The automatic id is ``name[-<params>][-pos_<positive>][-scaled][-ext<c>c<n>n[f<flip>]]``
-    (``f<flip>`` only for a flip other than 0.3, its dot written ``p``); an explicit ``id``
-    is kept as given."""
+    The automatic id is
+    ``name[-<params>][-pos_<positive>][-scaled][-ext<c>c<n>n[f<flip>]][-na_<missing>]``
+    (``f<flip>`` only for a flip other than 0.3, its dot written ``p``; ``-na_zero`` for
+    ``missing: zero``, nothing for the default ``drop``); an explicit ``id`` is kept as
+    given."""
     if isinstance(entry, str):
         entry = {"name": entry}
     out = {"name": entry["name"], "params": dict(entry.get("params") or {}), "positive": entry.get("positive", "default")}
@@ -361,6 +364,8 @@ def normalise_dataset_entry(entry) -> dict:
         out["scale"] = entry["scale"]
     if entry.get("extend") is not None:
         out["extend"] = {**EXTEND_DEFAULTS, **entry["extend"]}
+    if entry.get("missing") is not None:
+        out["missing"] = entry["missing"]
     if entry.get("id"):
         out["id"] = entry["id"]
     elif out["params"]:
@@ -374,6 +379,8 @@ def normalise_dataset_entry(entry) -> dict:
             out["id"] += "-scaled" if out["scale"] == "minus1_1" else f"-scale_{out['scale']}"
         if "extend" in out:
             out["id"] += "-" + _extend_slug(out["extend"])
+        if out.get("missing", "drop") != "drop":
+            out["id"] += f"-na_{out['missing']}"
     return out
 
 

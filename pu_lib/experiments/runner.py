@@ -49,10 +49,22 @@ def _is_synthetic(name: str) -> bool:
 
 
 @functools.lru_cache(maxsize=4)
-def _load_file_dataset(path: str, mtime_ns: int):
+def _load_file_dataset(path: str, mtime_ns: int, dropna: bool = True):
     from pu_lib.datasets import load_canonical
 
-    return load_canonical(path)
+    return load_canonical(path, dropna=dropna)
+
+
+#: dataset-entry ``missing`` values: what happens to rows with a NaN feature value
+MISSING_MODES = ("drop", "zero")
+
+
+def _missing_mode(entry: dict) -> str:
+    mode = entry.get("missing", "drop")
+    if mode not in MISSING_MODES:
+        raise ValueError(f"dataset {entry.get('id', entry['name'])!r}: unknown missing={mode!r}; "
+                         f"expected one of {list(MISSING_MODES)}")
+    return mode
 
 
 def _load_cell(entry: dict, dataset_path: str | None, rep: int):
@@ -64,7 +76,7 @@ def _load_cell(entry: dict, dataset_path: str | None, rep: int):
         ds = load_dataset(entry["name"], params=entry["params"], seed=rep)
     else:
         p = Path(dataset_path)
-        ds = _load_file_dataset(str(p), p.stat().st_mtime_ns)
+        ds = _load_file_dataset(str(p), p.stat().st_mtime_ns, _missing_mode(entry) == "drop")
     y = np.asarray(ds.binary_target(entry["positive"]))
     return ds, y, y >= 0
 
@@ -85,12 +97,19 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
     and noise attributes of :func:`pu_lib.labeling.extend_attributes`, drawn with the seed
     ``derive_seed(0, name, positive, "extend")`` (independent of ``rep`` and the method).
     ``X`` keeps the dataset's dtype (float32).
+
+    Rows with a missing feature value are dropped when the data set is loaded (the
+    default, ``missing: drop``); with ``missing: zero`` every row is kept and each NaN
+    becomes 0 before anything else, as the PULSNAR authors prepare Mice Protein
+    (``examples/pulscar_mouse_protein_alpha_estimation.py``: ``replace(np.nan, 0)``).
     """
     ds, y, keep = _load_cell(entry, dataset_path, rep)
     # subclass of each row: the generator's groups (synthetic SNAR), else the original
     # class (used by SNAR mechanisms on benchmark data: positive subclasses = classes)
     groups = ds.groups if ds.groups is not None else np.asarray(ds.target)
     X = ds.X
+    if entry.get("missing") == "zero":  # a new array: the cached data set stays as loaded
+        X = np.where(np.isnan(X), X.dtype.type(0), X)
     if not keep.all():
         X = X[keep]
         y = y[keep]
