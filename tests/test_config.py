@@ -309,3 +309,21 @@ def test_target_sweeps_must_name_sweeps_of_its_experiments(repo, schema_path):
     assert out["targets"]["bekker_sar_figure_5_8"]["sweeps"] == ["figure_5_7_5_8"]
     cfg["targets"] = {"bad": {"experiments": ["bekker_sar"], "sweeps": ["figure_9_9"]}}
     assert "targets.bad.sweeps[0]" in _err(cfg, schema_path)
+
+
+def test_prior_evaluation_outputs_need_a_pulscar_or_pulsnar_method(base_config, schema_path):
+    """Calibration figures and classification tables come from PULSCAR / PULSNAR rows only;
+    an experiment narrowed to other estimators (a paper config's methods overridden to the
+    comparators) asks for none, instead of failing in the report rule."""
+    grid = Grid(validate_config(base_config, schema_path))
+    assert grid.prior_evaluation_kinds("quick_prior_scar") == ["calibration", "classification"]
+    assert grid.prior_evaluation_kinds("quick_prior_snar") == ["calibration"]
+    assert grid.prior_evaluation_kinds("quick_uci") == []
+    cfg = copy.deepcopy(base_config)
+    cfg["experiments"]["quick_prior_scar"]["methods"] = ["tice", "elkan_noto_prior"]
+    grid = Grid(validate_config(cfg, schema_path))
+    assert grid.prior_evaluation_kinds("quick_prior_scar") == []
+    cfg["methods"]["pulscar_rice"] = {"method": "pulscar", "params": {"bin_rule": "rice"}}
+    cfg["experiments"]["quick_prior_scar"]["methods"] = ["tice", "pulscar_rice"]
+    grid = Grid(validate_config(cfg, schema_path))
+    assert grid.prior_evaluation_kinds("quick_prior_scar") == ["calibration", "classification"]

@@ -620,6 +620,20 @@ class Grid:
         """True when the experiment's methods are class-prior estimators (rule prior_estimates)."""
         return is_prior_experiment(self.config, experiment)
 
+    def prior_evaluation_kinds(self, experiment: str) -> list[str]:
+        """The ``prior_evaluation`` outputs of an experiment, of ``calibration`` and
+        ``classification``: those it asks for, provided one of its methods is PULSCAR or
+        PULSNAR -- only they give the columns (:func:`pu_lib.prior.evaluation.pulsnar_evaluation`),
+        so an experiment of other estimators (e.g. a paper config with its methods
+        narrowed to the comparators) asks for no calibration figure or classification table."""
+        from pu_lib.prior.evaluation import EVALUATED_METHODS
+
+        exp = self.experiments[experiment]["exp"]
+        pe = exp.get("prior_evaluation") or {}
+        if not any(self.config["methods"][m]["method"] in EVALUATED_METHODS for m in exp["methods"]):
+            return []
+        return [kind for kind in ("calibration", "classification") if pe.get(kind)]
+
     def metrics(self, experiment: str) -> list[str]:
         return list(self.experiments[experiment]["exp"]["metrics"])
 

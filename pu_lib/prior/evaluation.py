@@ -13,11 +13,16 @@ import numpy as np
 
 from pu_lib._seeding import derive_seed
 
-__all__ = ["CALIBRATION_CURVE_BINS", "pulsnar_evaluation"]
+__all__ = ["CALIBRATION_CURVE_BINS", "EVALUATED_METHODS", "pulsnar_evaluation"]
 
 
 #: bins of the calibration curves of :func:`pulsnar_evaluation`
 CALIBRATION_CURVE_BINS = 10
+
+
+#: registered method names whose fits :func:`pulsnar_evaluation` evaluates (the estimator
+#: classes it accepts: PULSCAR, PULSNAR)
+EVALUATED_METHODS = ("pulscar", "pulsnar")
 
 
 def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:

@@ -66,10 +66,10 @@ def experiment_outputs(exp, metrics=None):
     if GRID.is_prior_experiment(exp):
         out += [f"results/figures/prior_estimates_{exp}.{ext}" for ext in ("png", "pdf")]
         out += [f"results/tables/{exp}.prior_estimates.{ext}" for ext in ("md", "csv")]
-        pe = GRID.experiments[exp]["exp"].get("prior_evaluation") or {}
-        if pe.get("calibration"):
+        kinds = GRID.prior_evaluation_kinds(exp)
+        if "calibration" in kinds:
             out += [f"results/figures/calibration_{exp}.{ext}" for ext in ("png", "pdf")]
-        if pe.get("classification"):
+        if "classification" in kinds:
             out += [f"results/figures/classification_{exp}.{ext}" for ext in ("png", "pdf")]
             out += [f"results/tables/{exp}.classification.{ext}" for ext in ("md", "csv")]
     for metric in GRID.staged_metrics(exp):
