@@ -327,3 +327,29 @@ def test_prior_evaluation_outputs_need_a_pulscar_or_pulsnar_method(base_config, 
     cfg["experiments"]["quick_prior_scar"]["methods"] = ["tice", "pulscar_rice"]
     grid = Grid(validate_config(cfg, schema_path))
     assert grid.prior_evaluation_kinds("quick_prior_scar") == ["calibration", "classification"]
+
+
+def test_pulsnar_overrides_merge_like_snakemake(repo, schema_path):
+    """config/papers/pulsnar.yaml + pulsnar_reduced.yaml (+ pulsnar_no_km.yaml), merged as
+    Snakemake merges --configfile files: without KM every experiment keeps its other
+    methods in their order and their method hashes (the two runs share result files),
+    and Figure 4's Mice Protein keeps every row (missing: zero)."""
+    from snakemake.utils import update_config
+
+    def merged(*names):
+        cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+        for name in names:
+            update_config(cfg, yaml.safe_load((repo / "config" / "papers" / name).read_text()))
+        return Grid(validate_config(cfg, schema_path))
+
+    reduced = merged("pulsnar.yaml", "pulsnar_reduced.yaml")
+    no_km = merged("pulsnar.yaml", "pulsnar_reduced.yaml", "pulsnar_no_km.yaml")
+    changed = 0
+    for name, exp in reduced.experiments.items():
+        methods = no_km.experiments[name]["exp"]["methods"]
+        assert methods == [m for m in exp["exp"]["methods"] if m not in ("km1", "km2")], name
+        changed += methods != exp["exp"]["methods"]
+        assert all(no_km.method_hash(name, m) == reduced.method_hash(name, m) for m in methods), name
+    assert changed == 14
+    assert list(no_km.experiments["pulsnar_scar_mice"]["datasets"]) == ["mice_protein-pos_pulsnar-na_zero"]
+    assert no_km.experiments["pulsnar_snar_dry_bean"]["exp"]["repetitions"] == 5
