@@ -626,13 +626,15 @@ class Grid:
         PULSNAR -- only they give the columns (:func:`pu_lib.prior.evaluation.pulsnar_evaluation`),
         so an experiment of other estimators (e.g. a paper config with its methods
         narrowed to the comparators) asks for no calibration figure or classification table."""
-        from pu_lib.prior.evaluation import EVALUATED_METHODS
+        from pu_lib.prior.evaluation import evaluates
+        from pu_lib.registry import method_class
 
         exp = self.experiments[experiment]["exp"]
         pe = exp.get("prior_evaluation") or {}
-        if not any(self.config["methods"][m]["method"] in EVALUATED_METHODS for m in exp["methods"]):
+        kinds = [kind for kind in ("calibration", "classification") if pe.get(kind)]
+        if not kinds or not any(evaluates(method_class(self.config["methods"][m]["method"])) for m in exp["methods"]):
             return []
-        return [kind for kind in ("calibration", "classification") if pe.get(kind)]
+        return kinds
 
     def metrics(self, experiment: str) -> list[str]:
         return list(self.experiments[experiment]["exp"]["metrics"])

@@ -108,7 +108,7 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
     # class (used by SNAR mechanisms on benchmark data: positive subclasses = classes)
     groups = ds.groups if ds.groups is not None else np.asarray(ds.target)
     X = ds.X
-    if entry.get("missing") == "zero":  # a new array: the cached data set stays as loaded
+    if _missing_mode(entry) == "zero":  # a new array: the cached data set stays as loaded
         X = np.where(np.isnan(X), X.dtype.type(0), X)
     if not keep.all():
         X = X[keep]

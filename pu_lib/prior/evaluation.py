@@ -13,16 +13,19 @@ import numpy as np
 
 from pu_lib._seeding import derive_seed
 
-__all__ = ["CALIBRATION_CURVE_BINS", "EVALUATED_METHODS", "pulsnar_evaluation"]
+__all__ = ["CALIBRATION_CURVE_BINS", "evaluates", "pulsnar_evaluation"]
 
 
 #: bins of the calibration curves of :func:`pulsnar_evaluation`
 CALIBRATION_CURVE_BINS = 10
 
 
-#: registered method names whose fits :func:`pulsnar_evaluation` evaluates (the estimator
-#: classes it accepts: PULSCAR, PULSNAR)
-EVALUATED_METHODS = ("pulscar", "pulsnar")
+def evaluates(cls) -> bool:
+    """True when :func:`pulsnar_evaluation` gives columns for estimators of class ``cls``
+    (PULSCAR, PULSNAR and their subclasses); the one place that decides it."""
+    from pu_lib.prior import PULSCAR, PULSNAR
+
+    return issubclass(cls, (PULSCAR, PULSNAR))
 
 
 def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
@@ -44,11 +47,11 @@ def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
       ``clf_without_<metric>`` from ``baseline_classification`` (XGBoost on the PU
       labels), both on all rows against the true classes.
     """
-    from pu_lib.prior import PULSCAR, PULSNAR
+    from pu_lib.prior import PULSNAR
     from pu_lib.prior import calibration as cal
     from pu_lib.prior import classification as clf
 
-    if not isinstance(est, (PULSCAR, PULSNAR)):
+    if not evaluates(type(est)):
         return {}
     n_bins = int(options.get("n_bins", 100))
     method = options.get("method", "isotonic")
