@@ -13,7 +13,8 @@ import pytest
 
 from pu_lib import registry
 from pu_lib.prior import KMPriorEstimator
-from pu_lib.prior.km import _DistanceCurve, _pivoted_cholesky, _simplex_qp_ipm, km_estimate, km_kernel
+from pu_lib.prior.km import (_DistanceCurve, _pivoted_cholesky, _simplex_qp_active, _simplex_qp_ipm, km_estimate,
+                             km_kernel)
 from conftest import mixture_sample
 
 
@@ -86,13 +87,82 @@ def test_the_two_solvers_agree(lam):
     assert _DistanceCurve(None, 120, 80, K=K)(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)))
 
 
-def test_high_dimensional_data_use_the_interior_point_solver():
+def test_high_dimensional_data_use_the_active_set_solver():
     rng = np.random.default_rng(6)
     X = np.vstack([rng.normal(0.5, 1, (60, 50)), rng.normal(0, 1, (140, 50))])
     s = np.r_[np.ones(60, int), np.zeros(140, int)]
     est = KMPriorEstimator().fit(X, s)
-    assert est.solver_ == "interior-point" and est.rank_ is None
+    assert est.solver_ == "active-set" and est.rank_ is None
     assert 0.0 <= est.alpha_ <= 0.875
+
+
+def _full_rank_kernel(N=150, M=100, d=30, seed=7):
+    rng = np.random.default_rng(seed)
+    Xm, Xc = rng.normal(0, 1, (N, d)), rng.normal(0.4, 1, (M, d))
+    _, K, _ = km_kernel(Xm, Xc)
+    assert _pivoted_cholesky(K, max_rank=(N + M) // 4) is None  # the full-rank branch
+    return K, N, M
+
+
+@pytest.mark.parametrize("lam", [1.0, 1.02, 1.5, 3.0, 8.0])
+@pytest.mark.parametrize("start", ["mixture", "all", "component", "empty"])
+def test_active_set_reaches_the_kkt_point_from_any_support(lam, start):
+    """Block principal pivoting ends at the exact optimum whatever support it starts from:
+    v on the simplex, equal gradients on the support, no smaller gradient off it, and the
+    same d as the interior-point method (which is exact to sqrt(duality gap) ~ 3e-6)."""
+    K, N, M = _full_rank_kernel()
+    n = N + M
+    u = np.r_[np.full(N, lam / N), np.full(M, (1 - lam) / M)]
+    support = {"mixture": np.arange(N), "all": np.arange(n), "component": np.arange(N, n),
+               "empty": np.array([], dtype=int)}[start]
+    d2, v = _simplex_qp_active(K, u, support)
+    assert v.min() >= 0.0 and v.sum() == pytest.approx(1.0, abs=1e-12)
+    g = 2 * K @ (v - u)
+    on = v > 0
+    assert np.ptp(g[on]) < 1e-10
+    assert g[~on].min(initial=np.inf) >= g[on].max() - 1e-10
+    assert d2 == pytest.approx((v - u) @ K @ (v - u), abs=1e-14)
+    assert math.sqrt(d2) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=5e-6)
+    if lam == 1.0:  # u itself is feasible: d(1) = 0 exactly
+        assert d2 < 1e-20
+
+
+def test_active_set_warm_start_does_not_change_the_curve():
+    """The curve on the full-rank branch is the same whatever order its points are asked
+    in (each QP's optimum is unique; the warm start only changes the path to it)."""
+    K, N, M = _full_rank_kernel(seed=8)
+    lams = [1.0, 1.05, 4.5, 4.52, 2.75, 2.77, 1.875, 1.895]
+    a, b = _DistanceCurve(None, N, M, K=K), _DistanceCurve(None, N, M, K=K)
+    da = {x: a(x) for x in lams}
+    db = {x: b(x) for x in reversed(lams)}
+    for x in lams:
+        assert da[x] == pytest.approx(db[x], rel=1e-9, abs=1e-12)
+    assert a.n_fallback == b.n_fallback == 0
+
+
+def test_active_set_gives_up_where_it_cannot_solve_exactly():
+    """A singular K_SS (identical points) or too few swaps: None, and the caller solves
+    that QP by the interior-point method instead."""
+    u = np.array([0.5, 0.5, 0.0])
+    assert _simplex_qp_active(np.ones((3, 3)), u, np.arange(3)) is None
+    K, N, M = _full_rank_kernel()
+    u = np.r_[np.full(N, 3.0 / N), np.full(M, -2.0 / M)]
+    assert _simplex_qp_active(K, u, np.arange(N, N + M), max_swaps=1) is None
+
+
+def test_repeated_points_give_the_interior_point_distance():
+    """With repeated points the QP's optimum value is still unique: the curve (active set,
+    or the interior-point fallback when K_SS cannot be factored accurately) gives the
+    interior-point method's d."""
+    rng = np.random.default_rng(9)
+    Xm, Xc = rng.normal(0, 1, (150, 30)), rng.normal(0.4, 1, (100, 30))
+    Xm[1] = Xm[0]
+    Xc[5] = Xm[2]
+    _, K, _ = km_kernel(Xm, Xc)
+    curve = _DistanceCurve(None, 150, 100, K=K)
+    for lam in (1.5, 3.0):
+        u = np.r_[np.full(150, lam / 150), np.full(100, (1 - lam) / 100)]
+        assert curve(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=5e-6)
 
 
 def test_distance_curve_is_convex_and_starts_at_zero(fits):
