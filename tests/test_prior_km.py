@@ -150,19 +150,22 @@ def test_active_set_gives_up_where_it_cannot_solve_exactly():
     assert _simplex_qp_active(K, u, np.arange(N, N + M), max_swaps=1) is None
 
 
-def test_repeated_points_give_the_interior_point_distance():
-    """With repeated points the QP's optimum value is still unique: the curve (active set,
-    or the interior-point fallback when K_SS cannot be factored accurately) gives the
-    interior-point method's d."""
+def test_repeated_points_are_merged_with_the_same_distances():
+    """Repeated points make K singular; km_estimate solves the QP on the distinct points
+    with summed weights: the same d as the interior-point method on all points, with no
+    fallback, and d(1) = 0 exactly."""
     rng = np.random.default_rng(9)
     Xm, Xc = rng.normal(0, 1, (150, 30)), rng.normal(0.4, 1, (100, 30))
     Xm[1] = Xm[0]
     Xc[5] = Xm[2]
+    Xc[7] = Xc[6]
+    res = km_estimate(Xm, Xc)
+    assert res["solver"] == "active-set"
     _, K, _ = km_kernel(Xm, Xc)
-    curve = _DistanceCurve(None, 150, 100, K=K)
-    for lam in (1.5, 3.0):
+    assert res["curve"][1.0] == 0.0
+    for lam in sorted(res["curve"])[1:6]:
         u = np.r_[np.full(150, lam / 150), np.full(100, (1 - lam) / 100)]
-        assert curve(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=5e-6)
+        assert res["curve"][lam] == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=5e-6)
 
 
 def test_distance_curve_is_convex_and_starts_at_zero(fits):

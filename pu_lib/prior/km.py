@@ -60,11 +60,15 @@ paper reports KM failing at 50,000 and 100,000 unlabeled rows, Table 2) at the p
 the subsample's variance.
 
 **Solver** (ours; the authors call ``cvxopt.coneqp``, a dense interior-point method, with
-its default tolerances, ``abstol = 1e-7`` on the objective ``d^2``). Two exact solvers:
+its default tolerances, ``abstol = 1e-7`` on the objective ``d^2``). Repeated points
+(integer features: letter, dry bean) make ``K`` singular; since the objective depends only
+on the total weight at each distinct point, the QP is solved on the distinct points with
+their summed weights (the same value). ``d(1) = 0`` exactly (``u`` is on the simplex).
+Two exact solvers:
 
 * when the Gram matrix has low numerical rank (a pivoted Cholesky factor ``K ~ L L^T``
-  reaches a largest residual diagonal below ``1e-12`` within ``n / 4`` columns -- wide
-  kernels, low dimensions), the QP becomes the non-negative least-squares problem
+  reaches a largest residual diagonal below ``1e-12`` within ``n / 2`` columns -- wide
+  kernels, low dimensions; a nearly singular ``K`` defeats the other solvers), the QP becomes the non-negative least-squares problem
   ``min_{v >= 0} ||L^T v - L^T u||^2 + rho^2 (sum v - 1)^2`` with ``rho = 1e4 sqrt(n)``,
   solved by an active-set method (``scipy.optimize.nnls``; ``|sum v - 1| < 1e-9``);
 * otherwise (narrow kernels, many features) block principal pivoting on ``K`` (an
@@ -278,12 +282,18 @@ class _DistanceCurve:
     or (``L`` None) on the full ``K`` by block principal pivoting warm-started from the
     nearest solved ``lambda`` (the interior-point method where that fails)."""
 
-    def __init__(self, L, N, M, K=None):
+    def __init__(self, L, N, M, K=None, inverse=None):
         self.N, self.M = N, M
-        n = N + M
-        self.cache: dict[float, float] = {}
+        # weights of the (unique) points in the mixture and the component: u = lam w_mix +
+        # (1 - lam) w_comp; ``inverse`` maps each of the N + M points to its unique point
+        inv = np.arange(N + M) if inverse is None else np.asarray(inverse, dtype=np.int64).reshape(-1)
+        n = int(inv.max()) + 1
+        self.w_mix = np.bincount(inv[:N], minlength=n) / N
+        self.w_comp = np.bincount(inv[N:], minlength=n) / M
+        self.cache: dict[float, float] = {1.0: 0.0}  # u itself is on the simplex at lambda = 1
         self.max_constraint_violation = 0.0
-        self.supports: dict[float, np.ndarray] = {}  # lambda -> support of v (active-set warm starts)
+        # lambda -> support of v (active-set warm starts); at lambda = 1, v = u
+        self.supports: dict[float, np.ndarray] = {1.0: np.flatnonzero(self.w_mix > 0)}
         self.n_fallback = 0  # QPs the active-set method handed to the interior-point method
         self.K = K
         if L is None:
@@ -293,18 +303,16 @@ class _DistanceCurve:
         self.A = np.ascontiguousarray(L.T)
         self.rho = 1e4 * math.sqrt(n)
         self.A_aug = np.vstack([self.A, np.full((1, n), self.rho)])
-        self.a_mix = self.A[:, :N].sum(axis=1) / N  # L^T (mixture mean weights)
-        self.a_comp = self.A[:, N:].sum(axis=1) / M
+        self.a_mix = self.A @ self.w_mix  # L^T (mixture mean weights)
+        self.a_comp = self.A @ self.w_comp
         self.K = None
 
     def __call__(self, lam: float) -> float:
         lam = float(lam)
         if lam not in self.cache and self.K is not None:
-            u = np.concatenate([np.full(self.N, lam / self.N), np.full(self.M, (1.0 - lam) / self.M)])
-            if self.supports:  # warm start: the support at the nearest lambda solved so far
-                support = self.supports[min(self.supports, key=lambda x: (abs(x - lam), x))]
-            else:
-                support = np.arange(self.N)
+            u = lam * self.w_mix + (1.0 - lam) * self.w_comp
+            # warm start: the support at the nearest lambda solved so far
+            support = self.supports[min(self.supports, key=lambda x: (abs(x - lam), x))]
             res = _simplex_qp_active(self.K, u, support)
             if res is None:
                 self.n_fallback += 1
@@ -348,9 +356,16 @@ def km_estimate(X_mixture, X_component, variants=("km1", "km2"), *, lambda_upper
     width, K, d_inf = km_kernel(Xm, Xc, width_factors)
     if d_inf <= 0.0:
         raise ValueError("KM: the mixture and component samples have the same kernel embedding (d_inf = 0)")
-    n = N + M
-    L = _pivoted_cholesky(K, max_rank=max(1, n // 4))
-    curve = _DistanceCurve(L, N, M, K=None if L is not None else K)
+    # repeated points (integer features) make K singular; the QP's value depends only on the
+    # total weight at each distinct point, so it is solved on the distinct points
+    _, first, inverse = np.unique(np.vstack([Xm, Xc]), axis=0, return_index=True, return_inverse=True)
+    if first.shape[0] < N + M:  # K in the order of the distinct points, which inverse indexes
+        K = K[np.ix_(first, first)]
+    else:
+        inverse = None
+    n = first.shape[0]
+    L = _pivoted_cholesky(K, max_rank=max(1, n // 2))
+    curve = _DistanceCurve(L, N, M, K=None if L is not None else K, inverse=inverse)
     rank = L.shape[1] if L is not None else None
     del K
     s0_lam = KM_DEFAULTS["initial_slope_lambda"]
@@ -404,7 +419,7 @@ class KMPriorEstimator(BasePriorEstimator):
     kernel_width_, d_inf_, initial_slope_ : the kernel width, ``||mu_F - mu_H||`` and
         the initial slope ``s_0``.
     solver_, rank_ : ``"nnls"`` with the rank of the kernel factor, or ``"active-set"``
-        (rank above ``n / 4``; ``"active-set (k QPs by interior point)"`` when ``k`` QPs
+        (rank above ``n / 2``; ``"active-set (k QPs by interior point)"`` when ``k`` QPs
         fell back to the interior-point method) with ``rank_`` None.
     distance_curve_ : dict ``lambda -> d(lambda)`` of the evaluated points.
     n_mixture_used_, n_component_used_ : the sample sizes after the cap.
