@@ -13,9 +13,9 @@ subclass), 100 features and U in ``--sizes`` (default 10k / 50k / 100k; paper Ta
 * **KM1 / KM2** (:class:`pu_lib.prior.KMPriorEstimator`; one fit computes both, so
   their rows share the time; at most 2,000 rows enter the kernel, so it runs at every
   size) and, with ``--cvxopt-path DIR`` (a directory holding ``cvxopt``, e.g. ``pip
-  install --target DIR cvxopt``), one distance-curve QP solved both by our solver (factor +
-  NNLS, or the active-set method from a cold start) and by ``cvxopt.solvers.coneqp`` in the authors' formulation (their solver) on
-  the same kernel -- ratio cvxopt / ours;
+  install --target DIR cvxopt``), one distance-curve QP solved both by our solver (factor
+  + NNLS, or the active-set method from a cold start) and by ``cvxopt.solvers.coneqp`` in
+  the authors' formulation (their solver) on the same kernel -- ratio cvxopt / ours;
 * **DEDPUL** (:class:`pu_lib.prior.DEDPUL`, XGBoost predictions) and, at the first size,
   its density-ratio step against the natural reference on the same predictions: exact
   ``scipy.stats.gaussian_kde`` sums and a plain-Python dict implementation of the
@@ -116,15 +116,16 @@ def side_by_side(args, label, X, s, alpha, mode, cls, paper_seconds=None):
 
 
 def km_qp_reference(cvxopt_path, X, s, km):
-    """One distance-curve QP (lambda = 2) on KM's subsample: our solver (factor + NNLS on a
-    low-rank kernel, else the active-set method from a cold start, the mixture points; in a
-    fit most QPs are warm-started and faster) against cvxopt's coneqp in the authors' formulation (P = 2K, q = -2Ku, v >= 0,
+    """One distance-curve QP (lambda = 2) on KM's subsample: our solver as the estimator
+    chooses it (:func:`pu_lib.prior.km.distance_curve`: factor + NNLS on a low-rank kernel,
+    else the active-set method from a cold start; in a fit most QPs are warm-started and
+    faster) against cvxopt's coneqp in the authors' formulation (P = 2K, q = -2Ku, v >= 0,
     sum v = 1); returns a note with both times, the ratio and the two distances."""
     sys.path.insert(0, cvxopt_path)
     from cvxopt import matrix, solvers, spmatrix
 
     from pu_lib._seeding import check_random_state, derive_seed
-    from pu_lib.prior.km import _DistanceCurve, _pivoted_cholesky, km_kernel
+    from pu_lib.prior.km import distance_curve, km_kernel
 
     # the estimator's own subsample (same seed derivation as KMPriorEstimator._estimate)
     rng = check_random_state(derive_seed("KM", 0, "subsample"))
@@ -136,11 +137,11 @@ def km_qp_reference(cvxopt_path, X, s, km):
     N, M = Xm.shape[0], Xc.shape[0]
     _, K, _ = km_kernel(Xm, Xc)
     lam = 2.0
-    t0 = time.perf_counter()  # the estimator's choice: NNLS on a low-rank factor, else the active set
-    L = _pivoted_cholesky(K, max_rank=max(1, (N + M) // 2))
-    d_ours = _DistanceCurve(L, N, M, K=None if L is not None else K)(lam)
+    t0 = time.perf_counter()
+    curve, rank = distance_curve(Xm, Xc, K)
+    d_ours = curve(lam)
     t_ours = time.perf_counter() - t0
-    solver = "active set, cold start" if L is None else f"rank-{L.shape[1]} factor + NNLS"
+    solver = "active set, cold start" if rank is None else f"rank-{rank} factor + NNLS"
     u = np.r_[np.full(N, lam / N), np.full(M, (1 - lam) / M)]
     n = N + M
     solvers.options["show_progress"] = False

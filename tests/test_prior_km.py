@@ -100,7 +100,7 @@ def _full_rank_kernel(N=150, M=100, d=30, seed=7):
     rng = np.random.default_rng(seed)
     Xm, Xc = rng.normal(0, 1, (N, d)), rng.normal(0.4, 1, (M, d))
     _, K, _ = km_kernel(Xm, Xc)
-    assert _pivoted_cholesky(K, max_rank=(N + M) // 4) is None  # the full-rank branch
+    assert _pivoted_cholesky(K, max_rank=(N + M) // 4) is None  # the full-rank branch of distance_curve
     return K, N, M
 
 

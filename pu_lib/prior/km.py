@@ -67,8 +67,9 @@ their summed weights (the same value). ``d(1) = 0`` exactly (``u`` is on the sim
 Two exact solvers:
 
 * when the Gram matrix has low numerical rank (a pivoted Cholesky factor ``K ~ L L^T``
-  reaches a largest residual diagonal below ``1e-12`` within ``n / 2`` columns -- wide
-  kernels, low dimensions; a nearly singular ``K`` defeats the other solvers), the QP becomes the non-negative least-squares problem
+  reaches a largest residual diagonal below ``1e-12`` within ``n / 4`` columns -- wide
+  kernels, low dimensions; the factor is a Python loop of one column a pivot, so a larger
+  cap costs seconds on every full-rank kernel), the QP becomes the non-negative least-squares problem
   ``min_{v >= 0} ||L^T v - L^T u||^2 + rho^2 (sum v - 1)^2`` with ``rho = 1e4 sqrt(n)``,
   solved by an active-set method (``scipy.optimize.nnls``; ``|sum v - 1| < 1e-9``);
 * otherwise (narrow kernels, many features) block principal pivoting on ``K`` (an
@@ -84,8 +85,8 @@ Two exact solvers:
   (``benchmarks/bench_priors.py``). The result is the exact optimum (KKT conditions to
   rounding), which makes ``d`` near ``lambda = 1``, where ``d`` is about 0, exact too
   (an interior-point duality gap ``g`` leaves ``d`` uncertain by ``sqrt(g)``). When
-  ``K_SS`` cannot be factored (repeated points) or the pivoting has not converged after
-  100 swaps, that QP is solved by a primal-dual interior-point method (Mehrotra
+  ``K_SS`` cannot be factored accurately (a nearly singular kernel) or the pivoting has
+  not converged after 100 swaps, that QP is solved by a primal-dual interior-point method (Mehrotra
   predictor-corrector, one Cholesky factor per iteration, duality gap ``<= 1e-11``): the
   authors' method with a tighter tolerance, about as fast as cvxopt on the same QP.
 
@@ -106,7 +107,7 @@ from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
 
-__all__ = ["KM_DEFAULTS", "KMPriorEstimator", "km_kernel", "km_estimate"]
+__all__ = ["KM_DEFAULTS", "KMPriorEstimator", "distance_curve", "km_kernel", "km_estimate"]
 
 #: the authors' settings (module docstring): width grid, bisection bracket and step, KM2's
 #: initial-slope point and weight; the sample cap of the studies that ran their code
@@ -237,7 +238,7 @@ def _simplex_qp_active(K, u, support, max_swaps=100):
 
     n = K.shape[0]
     Ku = K @ u
-    tol = 1e-12 * (1.0 + float(np.abs(Ku).max()))
+    scale = 1.0 + float(np.abs(Ku).max())
     in_s = np.zeros(n, dtype=bool)
     in_s[np.asarray(support, dtype=np.int64)] = True
     best, backup = n + 1, 3
@@ -257,10 +258,10 @@ def _simplex_qp_active(K, u, support, max_swaps=100):
         v[S] = v_s
         Kv = K @ v
         z = 2.0 * (Kv - Ku + h)  # multipliers of v >= 0 (0 on S)
-        if float(np.abs(z[S]).max()) > 1e-9 * (1.0 + float(np.abs(Ku).max())):
-            return None  # K_SS too close to singular for an accurate solve (repeated points)
+        if float(np.abs(z[S]).max()) > 1e-9 * scale:
+            return None  # K_SS too close to singular for an accurate solve (nearly singular kernel)
         bad_v = S[v_s < 0.0]
-        bad_z = np.flatnonzero(~in_s & (z < -tol))
+        bad_z = np.flatnonzero(~in_s & (z < -1e-12 * scale))
         n_bad = bad_v.shape[0] + bad_z.shape[0]
         if n_bad == 0:
             w = v - u
@@ -283,7 +284,6 @@ class _DistanceCurve:
     nearest solved ``lambda`` (the interior-point method where that fails)."""
 
     def __init__(self, L, N, M, K=None, inverse=None):
-        self.N, self.M = N, M
         # weights of the (unique) points in the mixture and the component: u = lam w_mix +
         # (1 - lam) w_comp; ``inverse`` maps each of the N + M points to its unique point
         inv = np.arange(N + M) if inverse is None else np.asarray(inverse, dtype=np.int64).reshape(-1)
@@ -328,6 +328,25 @@ class _DistanceCurve:
         return self.cache[lam]
 
 
+def distance_curve(X_mixture, X_component, K):
+    """The memoised ``d(lambda)`` of the points ``X_mixture`` (first) and ``X_component``
+    with Gram matrix ``K`` (:func:`km_kernel`), on the solver the module docstring chooses:
+    the distinct points only (repeated points make ``K`` singular; the QP's value depends
+    only on the total weight at each distinct point), then NNLS on a pivoted Cholesky factor
+    of at most ``n / 4`` columns, else the active set on ``K``. Returns ``(curve, rank)``
+    (``rank`` None on the active-set branch)."""
+    N, M = X_mixture.shape[0], X_component.shape[0]
+    _, first, inverse = np.unique(np.vstack([X_mixture, X_component]), axis=0, return_index=True,
+                                  return_inverse=True)
+    if first.shape[0] < N + M:  # K in the order of the distinct points, which inverse indexes
+        K = K[np.ix_(first, first)]
+    else:
+        inverse = None
+    L = _pivoted_cholesky(K, max_rank=max(1, first.shape[0] // 4))
+    curve = _DistanceCurve(L, N, M, K=None if L is not None else K, inverse=inverse)
+    return curve, (L.shape[1] if L is not None else None)
+
+
 def _bisect(curve, threshold, lambda_upper, epsilon):
     """The authors' bisection for the first ``lambda`` whose slope exceeds ``threshold``."""
     lo, hi = 1.0, float(lambda_upper)
@@ -356,17 +375,7 @@ def km_estimate(X_mixture, X_component, variants=("km1", "km2"), *, lambda_upper
     width, K, d_inf = km_kernel(Xm, Xc, width_factors)
     if d_inf <= 0.0:
         raise ValueError("KM: the mixture and component samples have the same kernel embedding (d_inf = 0)")
-    # repeated points (integer features) make K singular; the QP's value depends only on the
-    # total weight at each distinct point, so it is solved on the distinct points
-    _, first, inverse = np.unique(np.vstack([Xm, Xc]), axis=0, return_index=True, return_inverse=True)
-    if first.shape[0] < N + M:  # K in the order of the distinct points, which inverse indexes
-        K = K[np.ix_(first, first)]
-    else:
-        inverse = None
-    n = first.shape[0]
-    L = _pivoted_cholesky(K, max_rank=max(1, n // 2))
-    curve = _DistanceCurve(L, N, M, K=None if L is not None else K, inverse=inverse)
-    rank = L.shape[1] if L is not None else None
+    curve, rank = distance_curve(Xm, Xc, K)
     del K
     s0_lam = KM_DEFAULTS["initial_slope_lambda"]
     initial_slope = (curve(s0_lam) - curve(1.0)) / (s0_lam - 1.0)
@@ -383,7 +392,7 @@ def km_estimate(X_mixture, X_component, variants=("km1", "km2"), *, lambda_upper
         out["kappa"][v] = (lam - 1.0) / lam
         out["threshold"][v] = thresholds[v]
     out.update(width=width, d_inf=d_inf, initial_slope=initial_slope, rank=rank,
-               solver="nnls" if L is not None else ("active-set" if curve.n_fallback == 0 else
+               solver="nnls" if rank is not None else ("active-set" if curve.n_fallback == 0 else
                                                     f"active-set ({curve.n_fallback} QPs by interior point)"),
                curve=dict(sorted(curve.cache.items())), constraint_violation=curve.max_constraint_violation)
     return out
@@ -419,7 +428,7 @@ class KMPriorEstimator(BasePriorEstimator):
     kernel_width_, d_inf_, initial_slope_ : the kernel width, ``||mu_F - mu_H||`` and
         the initial slope ``s_0``.
     solver_, rank_ : ``"nnls"`` with the rank of the kernel factor, or ``"active-set"``
-        (rank above ``n / 2``; ``"active-set (k QPs by interior point)"`` when ``k`` QPs
+        (rank above ``n / 4``; ``"active-set (k QPs by interior point)"`` when ``k`` QPs
         fell back to the interior-point method) with ``rank_`` None.
     distance_curve_ : dict ``lambda -> d(lambda)`` of the evaluated points.
     n_mixture_used_, n_component_used_ : the sample sizes after the cap.
