@@ -13,8 +13,8 @@ import pytest
 
 from pu_lib import registry
 from pu_lib.prior import KMPriorEstimator
-from pu_lib.prior.km import (_DistanceCurve, _pivoted_cholesky, _simplex_qp_active, _simplex_qp_ipm, km_estimate,
-                             km_kernel)
+from pu_lib.prior.km import (_chol_append, _chol_delete, _chol_solve, _DistanceCurve, _pivoted_cholesky,
+                             _simplex_qp_active, _simplex_qp_ipm, _simplex_qp_primal, km_estimate, km_kernel)
 from conftest import mixture_sample
 
 
@@ -76,15 +76,20 @@ def test_distance_is_the_simplex_qp_optimum():
 
 @pytest.mark.parametrize("lam", [1.05, 1.5, 3.0])
 def test_the_two_solvers_agree(lam):
-    """NNLS on the low-rank factor and the interior-point method on K give the same d."""
+    """NNLS on the low-rank factor, the active sets on K (this low-rank K sends block
+    pivoting to the primal method) and the interior-point method give the same d (the
+    interior point to about the square root of its duality gap, from above)."""
     rng = np.random.default_rng(5)
     Xm, Xc = rng.normal(0, 1, (120, 2)), rng.normal(0.7, 1, (80, 2))
     _, K, _ = km_kernel(Xm, Xc)
     L = _pivoted_cholesky(K)
     assert L.shape[1] < 200 // 2
     u = np.r_[np.full(120, lam / 120), np.full(80, (1 - lam) / 80)]
-    assert _DistanceCurve(L, 120, 80)(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=2e-6)
-    assert _DistanceCurve(None, 120, 80, K=K)(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)))
+    d_ipm = math.sqrt(_simplex_qp_ipm(K, u))
+    assert _DistanceCurve(L, 120, 80)(lam) == pytest.approx(d_ipm, abs=2e-6)
+    on_k = _DistanceCurve(None, 120, 80, K=K)
+    assert on_k(lam) == pytest.approx(d_ipm, abs=2e-6) and on_k(lam) <= d_ipm + 1e-12
+    assert on_k.n_fallback == 0
 
 
 def test_high_dimensional_data_use_the_active_set_solver():
@@ -148,6 +153,75 @@ def test_active_set_gives_up_where_it_cannot_solve_exactly():
     K, N, M = _full_rank_kernel()
     u = np.r_[np.full(N, 3.0 / N), np.full(M, -2.0 / M)]
     assert _simplex_qp_active(K, u, np.arange(N, N + M), max_swaps=1) is None
+
+
+def test_cholesky_updates_match_a_fresh_factor():
+    """Appending points one at a time, removing one from the middle and solving with the
+    updated factor give the factor and solutions of K_SS computed from scratch; a point in
+    the span of the others is refused."""
+    rng = np.random.default_rng(3)
+    A = rng.normal(size=(20, 20))
+    K = A @ A.T + np.eye(20)
+    L, S = np.zeros((20, 20)), []
+    for j in range(10):
+        assert _chol_append(L, len(S), K[S, j] if S else np.empty(0), K[j, j], 1e-12)
+        S.append(j)
+    np.testing.assert_allclose(L[:10, :10], np.linalg.cholesky(K[:10, :10]), atol=1e-10)
+    _chol_delete(L, 10, 3)
+    del S[3]
+    np.testing.assert_allclose(L[:9, :9], np.linalg.cholesky(K[np.ix_(S, S)]), atol=1e-10)
+    assert not L[9].any() and not np.triu(L[:9, :9], 1).any()
+    b = rng.normal(size=9)
+    np.testing.assert_allclose(_chol_solve(L, 9, b), np.linalg.solve(K[np.ix_(S, S)], b), rtol=1e-9)
+    B = rng.normal(size=(3, 5))  # rank 3: the fourth point is in the span of the first three
+    K3 = B.T @ B
+    L3 = np.zeros((5, 5))
+    for j in range(3):
+        assert _chol_append(L3, j, K3[:j, j], K3[j, j], 1e-12)
+    assert not _chol_append(L3, 3, K3[:3, 3], K3[3, 3], 1e-12)
+
+
+def _nearly_singular_kernel(N=160, M=90, seed=11):
+    """4 features and a wide kernel (width factor 3.16): eigenvalues fall to rounding level."""
+    rng = np.random.default_rng(seed)
+    Xm, Xc = rng.normal(0, 1, (N, 4)), rng.normal(0.8, 1, (M, 4))
+    _, K, _ = km_kernel(Xm, Xc, width_factors=(3.16,))
+    ev = np.linalg.eigvalsh(K)
+    assert ev[0] < 1e-12 * ev[-1]
+    return K, N, M
+
+
+@pytest.mark.parametrize("lam", [1.05, 2.0, 6.0])
+def test_primal_active_set_solves_a_nearly_singular_kernel(lam):
+    """Where block pivoting gives up (K_SS not accurately factorable), the primal active
+    set, from the mixture's uniform weights, reaches the KKT point with the interior
+    point's d (or below it: the interior point is exact only to sqrt of its gap); started
+    at the optimum it stops at once."""
+    K, N, M = _nearly_singular_kernel()
+    u = np.r_[np.full(N, lam / N), np.full(M, (1 - lam) / M)]
+    assert _simplex_qp_active(K, u, np.arange(N)) is None
+    d2, v = _simplex_qp_primal(K, u, np.r_[np.full(N, 1 / N), np.zeros(M)])
+    assert v.min() >= 0.0 and v.sum() == pytest.approx(1.0, abs=1e-12)
+    g = 2 * K @ (v - u)
+    on = v > 0
+    assert np.ptp(g[on]) < 1e-8
+    assert g[~on].min() >= g[on].max() - 1e-8
+    d_ipm = math.sqrt(_simplex_qp_ipm(K, u))
+    assert math.sqrt(d2) == pytest.approx(d_ipm, abs=5e-6) and math.sqrt(d2) <= d_ipm + 1e-9
+    d2_again, _ = _simplex_qp_primal(K, u, v, max_iter=1)
+    assert d2_again == pytest.approx(d2, rel=1e-9, abs=1e-15)
+    assert _simplex_qp_primal(K, u, np.r_[np.full(N, 1 / N), np.zeros(M)], max_iter=1) is None
+
+
+def test_curve_on_a_nearly_singular_kernel_needs_no_interior_point():
+    """The curve hands the QPs block pivoting cannot solve to the primal method, warm
+    started from the nearest solution: no interior-point fallback, the same distances."""
+    K, N, M = _nearly_singular_kernel()
+    curve = _DistanceCurve(None, N, M, K=K)
+    for lam in (1.05, 1.5, 3.0, 3.02):
+        u = np.r_[np.full(N, lam / N), np.full(M, (1 - lam) / M)]
+        assert curve(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=5e-6)
+    assert curve.n_fallback == 0 and curve.n_primal >= 1 and not curve.block_pivoting
 
 
 def test_repeated_points_are_merged_with_the_same_distances():
