@@ -392,9 +392,11 @@ def _simplex_qp_primal(K, u, v0, max_iter=None, rel_tol=1e-12):
         p = a - h * b
         if p.min() <= 0.0:  # step back to the boundary, drop the points that reach 0
             vs = v[Sa]
-            out = p <= 0.0
-            t = float(np.min(vs[out] / (vs[out] - p[out])))
+            out = np.flatnonzero(p <= 0.0)
+            ratios = vs[out] / (vs[out] - p[out])
+            t = float(ratios.min())
             vs = vs + t * (p - vs)
+            vs[out[np.argmin(ratios)]] = 0.0  # the blocking point leaves the support (exactly, not to rounding)
             drop = np.flatnonzero(vs <= 1e-15 * vs.max())
             for q in drop[::-1]:
                 _chol_delete(L, len(S), int(q))
