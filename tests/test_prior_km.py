@@ -371,3 +371,25 @@ def test_bad_input_is_refused():
     s1[0] = 1
     with pytest.raises(ValueError, match="at least 2"):
         KMPriorEstimator().fit(X, s1)
+
+
+def test_the_qp_solvers_run_blas_on_one_thread(monkeypatch):
+    """The curve's QPs (and the kernel factor) run with BLAS limited to one thread (module
+    docstring, "Threads"), and the limit is lifted afterwards."""
+    from threadpoolctl import threadpool_info
+
+    import pu_lib.prior.km as km
+
+    seen = []
+    solve = km._simplex_qp_active
+
+    def spy(*args, **kwargs):
+        seen.append({i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"})
+        return solve(*args, **kwargs)
+
+    monkeypatch.setattr(km, "_simplex_qp_active", spy)
+    K, N, M = _full_rank_kernel()
+    before = {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"}
+    _DistanceCurve(None, N, M, K=K)(2.0)
+    assert seen == [{1}]
+    assert {i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"} == before
