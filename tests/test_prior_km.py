@@ -13,8 +13,8 @@ import pytest
 
 from pu_lib import registry
 from pu_lib.prior import KMPriorEstimator
-from pu_lib.prior.km import (_chol_append, _chol_delete, _chol_solve, _DistanceCurve, _pivoted_cholesky,
-                             _simplex_qp_active, _simplex_qp_ipm, _simplex_qp_primal, km_estimate, km_kernel)
+from pu_lib.prior.km import (_back_solve, _chol_append, _chol_delete, _DistanceCurve, _forward_from,
+                             _pivoted_cholesky, _simplex_qp_active, _simplex_qp_ipm, _simplex_qp_primal, km_estimate, km_kernel)
 from conftest import mixture_sample
 
 
@@ -172,7 +172,13 @@ def test_cholesky_updates_match_a_fresh_factor():
     np.testing.assert_allclose(L[:9, :9], np.linalg.cholesky(K[np.ix_(S, S)]), atol=1e-10)
     assert not L[9].any() and not np.triu(L[:9, :9], 1).any()
     b = rng.normal(size=9)
-    np.testing.assert_allclose(_chol_solve(L, 9, b), np.linalg.solve(K[np.ix_(S, S)], b), rtol=1e-9)
+    y = np.zeros(9)
+    _forward_from(L, 9, b, y, 0)
+    np.testing.assert_allclose(_back_solve(L, 9, y), np.linalg.solve(K[np.ix_(S, S)], b), rtol=1e-9)
+    y_part = y.copy()
+    y_part[4:] = 0.0
+    _forward_from(L, 9, b, y_part, 4)  # only rows 4.. redone
+    np.testing.assert_array_equal(y_part, y)
     B = rng.normal(size=(3, 5))  # rank 3: the fourth point is in the span of the first three
     K3 = B.T @ B
     L3 = np.zeros((5, 5))
