@@ -456,7 +456,8 @@ def _simplex_qp_primal(K, u, v0, max_iter=None, rel_tol=1e-12):
 class _DistanceCurve:
     """``d(lambda)`` of the module docstring, memoised: on a low-rank factor ``L`` by NNLS,
     or (``L`` None) on the full ``K`` by block principal pivoting warm-started from the
-    nearest solved ``lambda`` (the interior-point method where that fails)."""
+    nearest solved ``lambda``; once that fails, by the primal active set from the nearest
+    solution (the interior-point method where both fail)."""
 
     def __init__(self, L, N, M, K=None, inverse=None):
         # weights of the (unique) points in the mixture and the component: u = lam w_mix +
