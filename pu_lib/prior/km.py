@@ -103,7 +103,7 @@ Three exact solvers:
 The bisection asks for ``2 + 2 * 8`` distances per variant (memoised; KM1 and KM2 share
 them in one fit).
 
-**Threads.** The solvers run BLAS on one thread (``threadpoolctl``): they make thousands of
+**Threads.** The solvers run BLAS on one thread (:func:`pu_lib.distributed.limit_threads`): they make thousands of
 small BLAS calls (a matrix-vector product per primal step, a factor per pivoting swap, one
 pivot column at a time), and multithreaded BLAS gained nothing on an idle 2-core machine
 (synthetic 2,000-point fits: 9 features 2.2 s on one thread against 5.1 s on two, 50
@@ -121,10 +121,10 @@ import numpy as np
 from numba import njit
 from scipy.optimize import nnls
 from sklearn.utils._param_validation import Interval, StrOptions
-from threadpoolctl import threadpool_limits
 
 from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.distributed import limit_threads
 from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["KM_DEFAULTS", "KMPriorEstimator", "distance_curve", "km_kernel", "km_estimate"]
@@ -253,7 +253,7 @@ def _simplex_qp_active(K, u, support, max_swaps=100):
     point that satisfies the KKT conditions (checked: ``v >= 0``, gradients equal on the
     support to 1e-9, none smaller off it), or None when ``K_SS`` cannot be factored
     accurately or no KKT point is found within ``max_swaps`` swaps (the caller then uses
-    :func:`_simplex_qp_ipm`)."""
+    :func:`_simplex_qp_primal`, and :func:`_simplex_qp_ipm` if that fails too)."""
     from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
     n = K.shape[0]
@@ -402,8 +402,8 @@ def _simplex_qp_primal(K, u, v0, max_iter=None, rel_tol=1e-12):
         if not _chol_append(L, s, K[S, j] if S else np.empty(0), K[j, j], rel_tol):
             return False
         S.append(int(j))
-        ya[s] = (Ku[j] - L[s, :s] @ ya[:s]) / L[s, s]
-        yb[s] = (1.0 - L[s, :s] @ yb[:s]) / L[s, s]
+        _forward_from(L, s + 1, Ku[S], ya, s)  # the new row only
+        _forward_from(L, s + 1, ones, yb, s)
         return True
 
     v = np.asarray(v0, dtype=np.float64)
@@ -488,7 +488,7 @@ class _DistanceCurve:
     def __call__(self, lam: float) -> float:
         lam = float(lam)
         if lam not in self.cache:
-            with threadpool_limits(limits=1, user_api="blas"):  # one BLAS thread (module docstring)
+            with limit_threads(1):  # one BLAS thread (module docstring)
                 self._solve(lam)
         return self.cache[lam]
 
@@ -529,7 +529,7 @@ def distance_curve(X_mixture, X_component, K):
         K = K[np.ix_(first, first)]
     else:
         inverse = None
-    with threadpool_limits(limits=1, user_api="blas"):
+    with limit_threads(1):
         L = _pivoted_cholesky(K, max_rank=max(1, first.shape[0] // 4))
     curve = _DistanceCurve(L, N, M, K=None if L is not None else K, inverse=inverse)
     return curve, (L.shape[1] if L is not None else None)
