@@ -36,10 +36,13 @@ PULSCAR and PULSNAR run on the same data with the settings of their synthetic-da
 (which are our defaults), with the same number of threads, and the ratio authors / ours is
 printed; ``--example-alphas 0.1 0.3 0.5`` adds their example size (2,000 labeled in 5
 subclasses, 6,000 unlabeled, 50 features; SCAR data for PULSCAR, SNAR for PULSNAR).
+``--authors-draws N`` (with those options) runs only an accuracy comparison instead: their
+generator's draws for seeds 0..N-1 at each ``--example-alphas`` value, their code and ours on
+each, beside the values of their results spreadsheet for the same seeds.
 
 Usage: ``python benchmarks/bench_priors.py [--sizes 10000 50000 100000] [--frac 0.2]
 [--repeat 1] [--no-reference] [--n-jobs 2] [--authors-python PY --authors-src DIR]
-[--example-alphas A ...] [--cvxopt-path DIR] [--boosters xgboost hist_boost] [--quick]`` (``--quick``: U = 10k only, no
+[--example-alphas A ...] [--authors-draws N] [--cvxopt-path DIR] [--boosters xgboost hist_boost] [--quick]`` (``--quick``: U = 10k only, no
 plain-Python TIcE)
 """
 
@@ -94,6 +97,37 @@ def authors_run(args, X, s, mode):
         out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
     r = json.loads(out)
     return r["seconds"], r["alpha"], r.get("n_clusters"), r.get("cpu_seconds")
+
+
+def authors_draws(args, alpha, mode, cls):
+    """Accuracy on the authors' own draws: for seeds 0..``--authors-draws``-1, their generator's
+    data set (``authors_pulsnar.py --make-data``), their estimator and ours (defaults,
+    ``random_state=seed``) on it; one summary row per (mode, alpha) with their results
+    spreadsheet's values for the same seeds."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "authors_pulsnar.py")
+    sheet, theirs, ours = [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "draw.npz")
+        for seed in range(args.authors_draws):
+            cmd = [args.authors_python, script, path, mode, "--src", args.authors_src]
+            made = json.loads(subprocess.run(cmd + ["--make-data", str(alpha), str(seed)], capture_output=True,
+                                             text=True, check=True).stdout.strip().splitlines()[-1])
+            ran = json.loads(subprocess.run(cmd + ["--n-jobs", str(args.n_jobs), "--shuffle-seed", "-1"],
+                                            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+            d = np.load(path)
+            est = cls(random_state=seed, n_jobs=args.n_jobs).fit(d["X"], d["s"])
+            sheet.append(np.nan if made["sheet"] is None else made["sheet"])
+            theirs.append(ran["alpha"])
+            ours.append(est.alpha_)
+
+    def cell(v):
+        v = np.asarray(v, dtype=float)
+        if np.isnan(v).all():
+            return f"{'-':>22}"
+        return f"{np.nanmean(v):6.3f} ({np.nanstd(v):5.3f}) |e| {np.nanmean(np.abs(v - alpha)):5.3f}"
+
+    print(f"{cls.__name__:<8} {alpha:5.2f} {args.authors_draws:>5}  sheet {cell(sheet)}  authors' code "
+          f"{cell(theirs)}  ours {cell(ours)}", flush=True)
 
 
 def side_by_side(args, label, X, s, alpha, mode, cls, paper_seconds=None):
@@ -194,6 +228,10 @@ def main(argv=None) -> None:
     ap.add_argument("--authors-src", default=None, help="a checkout of unmtransinfo/PULSNAR")
     ap.add_argument("--example-alphas", type=float, nargs="*", default=[],
                     help="also run the authors' example size at these alphas")
+    ap.add_argument("--authors-draws", type=int, default=0, metavar="N",
+                    help="with --authors-python / --authors-src and --example-alphas: accuracy of their code and "
+                         "ours on their generator's draws, seeds 0..N-1, beside their results spreadsheet; "
+                         "nothing else is run")
     ap.add_argument("--no-reference", action="store_true", help="skip the slow plain-Python TIcE")
     ap.add_argument("--reference-max-u", type=int, default=50_000,
                     help="run the plain-Python TIcE only up to this U (it takes ~0.4 ms per example)")
@@ -220,6 +258,15 @@ def main(argv=None) -> None:
     TIcE(random_state=0).fit(d0.X, d0.meta["recipe_s"].to_numpy())
     if "hist_boost" in args.boosters:
         PULSNAR(random_state=0, booster="hist_boost", n_jobs=args.n_jobs).fit(d0.X, d0.meta["recipe_s"].to_numpy())
+
+    if args.authors_draws:
+        if not (args.authors_python and args.example_alphas):
+            ap.error("--authors-draws needs --authors-python, --authors-src and --example-alphas")
+        print(f"{'method':<8} {'alpha':>5} {'draws':>5}  mean (sd) and mean |alpha_hat - alpha| over the draws")
+        for mode, cls in (("pulscar", PULSCAR), ("pulsnar", PULSNAR)):
+            for a in args.example_alphas:
+                authors_draws(args, a, mode, cls)
+        return
 
     from pu_lib._logging import Progress
 
