@@ -124,7 +124,8 @@ def authors_draws(args, alpha, mode, cls):
         v = np.asarray(v, dtype=float)
         if np.isnan(v).all():
             return f"{'-':>22}"
-        return f"{np.nanmean(v):6.3f} ({np.nanstd(v):5.3f}) |e| {np.nanmean(np.abs(v - alpha)):5.3f}"
+        sd = np.nanstd(v, ddof=1) if np.count_nonzero(~np.isnan(v)) > 1 else 0.0  # sample sd
+        return f"{np.nanmean(v):6.3f} ({sd:5.3f}) |e| {np.nanmean(np.abs(v - alpha)):5.3f}"
 
     print(f"{cls.__name__:<8} {alpha:5.2f} {args.authors_draws:>5}  sheet {cell(sheet)}  authors' code "
           f"{cell(theirs)}  ours {cell(ours)}", flush=True)
