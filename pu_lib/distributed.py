@@ -394,6 +394,11 @@ def dask_client(threads: int = 1, mem_mb: int | None = None, scheduler_address: 
         "distributed.worker.daemon": False,
         "distributed.admin.system-monitor.gil.enabled": False,
         "distributed.worker.profile.enabled": False,
+        # no heartbeat time-to-live for the embedded cluster's workers: after the machine or
+        # the job was suspended for longer than the default 5 minutes (a laptop asleep, a
+        # SIGSTOP), the scheduler removed them on waking, in-process workers never came back
+        # and the job waited forever; a dead worker process is still noticed by its nanny
+        "distributed.scheduler.worker-ttl": None,
     }):
         cluster = LocalCluster(
             n_workers=threads,

@@ -275,3 +275,42 @@ def test_sigkilled_snakemake_leaves_no_dask_process_and_the_next_run_resumes(tmp
     pd.testing.assert_frame_equal(fits(wd), local_run)
     names = {p.name for p in (wd / "results" / "fits").rglob("*.parquet")}
     assert {"pu_et.parquet", "naive_lr.parquet"} <= names
+
+
+SUSPEND_PROBE = """
+import time
+from pu_lib.distributed import dask_client, parallel_map
+def slow(i):
+    time.sleep(0.5)
+    return i
+if __name__ == "__main__":  # worker processes import this module again
+    with dask_client(threads=2, processes={processes}) as c:
+        r = parallel_map(slow, [(i,) for i in range(40)], client=c)
+    print("done", sum(r), flush=True)
+"""
+
+
+@pytest.mark.parametrize("processes", [False, True])
+def test_a_suspended_job_finishes_after_it_is_resumed(tmp_path, processes):
+    """A job suspended (SIGSTOP: a laptop asleep, a paused job) for longer than the
+    scheduler's worker time-to-live, then resumed, finishes. Here the time-to-live is 2 s
+    (through the environment) and the stop lasts 8 s. Before the embedded cluster switched
+    the time-to-live off, the scheduler removed its in-process workers on waking and the
+    job waited forever (a 40-seed PULSNAR run hung this way; worker processes came back
+    through their nannies)."""
+    script = tmp_path / "probe.py"
+    script.write_text(SUSPEND_PROBE.format(processes=processes))
+    env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__WORKER_TTL="2s")
+    proc = subprocess.Popen([sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.DEVNULL, text=True)
+    try:
+        time.sleep(4.0)
+        assert proc.poll() is None, "the probe finished before it could be suspended"
+        os.kill(proc.pid, signal.SIGSTOP)
+        time.sleep(8.0)
+        os.kill(proc.pid, signal.SIGCONT)
+        out, _ = proc.communicate(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0 and "done 780" in out, out
