@@ -85,6 +85,14 @@ def best_time(fn, repeat, cpu=False):
     return (best, best_cpu, out) if cpu else (best, out)
 
 
+def authors_json(args, *argv) -> dict:
+    """The JSON line printed by ``authors_pulsnar.py *argv`` run with ``--authors-python``."""
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "authors_pulsnar.py")
+    out = subprocess.run([args.authors_python, script, *argv, "--src", args.authors_src], capture_output=True,
+                         text=True, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def authors_run(args, X, s, mode):
     """(seconds, alpha, n_clusters) of the authors' code on (X, s), or None without it."""
     if not args.authors_python:
@@ -92,10 +100,7 @@ def authors_run(args, X, s, mode):
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "data.npz")
         np.savez(path, X=np.asarray(X, dtype=float), s=np.asarray(s))
-        cmd = [args.authors_python, os.path.join(os.path.dirname(os.path.abspath(__file__)), "authors_pulsnar.py"),
-               path, mode, "--src", args.authors_src, "--n-jobs", str(args.n_jobs)]
-        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
-    r = json.loads(out)
+        r = authors_json(args, path, mode, "--n-jobs", str(args.n_jobs))
     return r["seconds"], r["alpha"], r.get("n_clusters"), r.get("cpu_seconds")
 
 
@@ -104,16 +109,12 @@ def authors_draws(args, alpha, mode, cls):
     data set (``authors_pulsnar.py --make-data``), their estimator and ours (defaults,
     ``random_state=seed``) on it; one summary row per (mode, alpha) with their results
     spreadsheet's values for the same seeds."""
-    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "authors_pulsnar.py")
     sheet, theirs, ours = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "draw.npz")
         for seed in range(args.authors_draws):
-            cmd = [args.authors_python, script, path, mode, "--src", args.authors_src]
-            made = json.loads(subprocess.run(cmd + ["--make-data", str(alpha), str(seed)], capture_output=True,
-                                             text=True, check=True).stdout.strip().splitlines()[-1])
-            ran = json.loads(subprocess.run(cmd + ["--n-jobs", str(args.n_jobs), "--shuffle-seed", "-1"],
-                                            capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1])
+            made = authors_json(args, path, mode, "--make-data", str(alpha), str(seed))
+            ran = authors_json(args, path, mode, "--n-jobs", str(args.n_jobs), "--shuffle-seed", "-1")
             d = np.load(path)
             est = cls(random_state=seed, n_jobs=args.n_jobs).fit(d["X"], d["s"])
             sheet.append(np.nan if made["sheet"] is None else made["sheet"])

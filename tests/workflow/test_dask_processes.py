@@ -285,6 +285,7 @@ def slow(i):
     return i
 if __name__ == "__main__":  # worker processes import this module again
     with dask_client(threads=2, processes={processes}) as c:
+        print("ready", flush=True)
         r = parallel_map(slow, [(i,) for i in range(40)], client=c)
     print("done", sum(r), flush=True)
 """
@@ -304,7 +305,9 @@ def test_a_suspended_job_finishes_after_it_is_resumed(tmp_path, processes):
     proc = subprocess.Popen([sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     try:
-        time.sleep(4.0)
+        # stop it once its workers are registered and the 10 s of tasks have started
+        assert proc.stdout.readline().strip() == "ready"
+        time.sleep(1.0)
         assert proc.poll() is None, "the probe finished before it could be suspended"
         os.kill(proc.pid, signal.SIGSTOP)
         time.sleep(8.0)
