@@ -119,6 +119,20 @@ def test_round_robin_models_equal_one_fit_each(n_jobs, step):
         assert got.base_margin == want.base_margin
 
 
+def test_training_row_order_does_not_matter():
+    """Each round starts from the training rows in ascending order, so the trees (and
+    every float sum in them) do not depend on the order the rows are given in."""
+    X, y = _integer_data(n=1500, seed=7)
+    X[:, 5] = np.random.default_rng(3).normal(size=1500)  # a continuous column: many bins
+    Xb, _, n_bins = bin_features(X)
+    rows = np.random.default_rng(1).choice(1500, 1100, replace=False)
+    a = hist_boost_fit(Xb, n_bins, y, rows, n_estimators=30, max_depth=4, scale_pos_weight=2.0)
+    b = hist_boost_fit(Xb, n_bins, y, np.sort(rows)[::-1], n_estimators=30, max_depth=4, scale_pos_weight=2.0)
+    for name in ("feat", "thr", "mleft", "left", "right", "value", "gain", "n_nodes"):
+        np.testing.assert_array_equal(getattr(a, name), getattr(b, name), err_msg=name)
+    np.testing.assert_array_equal(hist_boost_margin(a, Xb), hist_boost_margin(b, Xb))
+
+
 def test_booster_option_errors_name_the_problem():
     X, y = _integer_data(n=300, seed=5)
     with pytest.raises(ValueError, match="booster must be one of"):
