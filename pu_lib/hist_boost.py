@@ -456,7 +456,7 @@ class _Run:
         self.trees = tr
         self.done_rounds = 0
         rows = np.sort(rows)
-        self._args = (Xb, n_bins, y, w, rows, rows.copy(), np.empty_like(rows), np.full(n, base_margin),
+        self._args = (Xb, n_bins, y, w, rows, np.empty_like(rows), np.empty_like(rows), np.full(n, base_margin),
                       np.zeros(n), np.zeros(n), np.zeros((max_depth + 1, d * 256 * 2)))
         self._params = (float(learning_rate), max_depth, float(reg_lambda), float(min_child_weight),
                         max(float(gamma), 1e-6))

@@ -327,12 +327,11 @@ def xgb_float32(X):
     caller gave)."""
     if not isinstance(X, np.ndarray) or X.dtype.kind not in "fiub" or X.ndim != 2:
         return X
-    if X.dtype == np.float32 and X.flags.c_contiguous:
-        return X
     with np.errstate(over="ignore"):
         Xf = np.ascontiguousarray(X, dtype=np.float32)
-    if X.dtype.kind == "f" and np.count_nonzero(np.isinf(Xf)) != np.count_nonzero(np.isinf(X)):
-        return X
+    if X.dtype.kind == "f" and X.dtype.itemsize > 4:  # only wider floats can overflow float32
+        if np.count_nonzero(np.isinf(Xf)) != np.count_nonzero(np.isinf(X)):
+            return X
     return Xf
 
 
