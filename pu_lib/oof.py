@@ -80,7 +80,7 @@ def _check_xgb_params(xgb_params) -> dict:
         return {}
     if not isinstance(xgb_params, dict):
         raise ValueError(f"xgb_params must be a dict or None, got {type(xgb_params).__name__}")
-    bad = sorted(set(xgb_params) & {"max_depth", "random_state", "n_jobs", "tree_method", "scale_pos_weight"})
+    bad = sorted(set(xgb_params) & {"max_depth", "random_state", "n_jobs", "scale_pos_weight"})
     if bad:
         raise ValueError(f"xgb_params must not set {bad}; they have their own arguments")
     return check_xgb_params(xgb_params)
@@ -196,8 +196,9 @@ def _fit_model(model, X, y):
 def make_xgb(max_depth: int = 6, random_state=None, n_jobs: int = 1, xgb_params=None):
     """The default classifier: ``xgboost.XGBClassifier`` with its defaults except
     ``max_depth``, ``tree_method="hist"``, the seed, ``n_jobs`` threads and any
-    ``xgb_params`` (e.g. ``{"learning_rate": 0.2}``; via
-    :func:`pu_lib.base_estimators.make_base_estimator`)."""
+    ``xgb_params`` (e.g. ``{"learning_rate": 0.2}``, or ``{"tree_method": "exact"}`` for
+    the exact greedy trees that XGBoost before 2.0 grew by default on data of this size;
+    via :func:`pu_lib.base_estimators.make_base_estimator`)."""
     from pu_lib.base_estimators import make_base_estimator
 
     params = {"max_depth": _check_max_depth(max_depth), **_check_xgb_params(xgb_params)}

@@ -226,11 +226,13 @@ def test_cv_probabilities_are_out_of_fold_and_independent_of_threads(small_scar)
     assert idx.size == gains.size > 0 and np.all(np.diff(gains) <= 0)
 
 
-def test_xgboost_folds_on_float32_equal_xgboost_on_the_callers_float64():
+@pytest.mark.parametrize("tree_method", ["hist", "exact"])
+def test_xgboost_folds_on_float32_equal_xgboost_on_the_callers_float64(tree_method):
     """The default XGBoost CV converts X to float32 once (``xgb_float32``); XGBoost casts
     float64 input the same way, so each fold's probabilities equal, bit for bit, an
     ``XGBClassifier`` fitted and applied on the float64 slices (continuous features, so
-    the cast does round)."""
+    the cast does round). ``xgb_params={"tree_method": "exact"}`` reaches the folds (the
+    exact greedy trees of XGBoost before 2.0; ``hist`` is the default)."""
     from sklearn.model_selection import StratifiedKFold
     from xgboost import XGBClassifier
 
@@ -242,15 +244,23 @@ def test_xgboost_folds_on_float32_equal_xgboost_on_the_callers_float64():
     s = (rng.random(900) < 0.3).astype(int)
     X[s == 1, :3] += 0.5 * np.array([1e-3, 1.0, 1e3])
     assert xgb_float32(X).dtype == np.float32 and not np.array_equal(xgb_float32(X), X)
-    got = cv_probabilities(X, s, random_state=3, max_depth=3)
+    got = cv_probabilities(X, s, random_state=3, max_depth=3,
+                           xgb_params=None if tree_method == "hist" else {"tree_method": tree_method})
     skf = StratifiedKFold(5, shuffle=True, random_state=derive_seed("pulsnar_cv_split", 3) % (2**31))
     want = np.empty(X.shape[0])
     for k, (tr, te) in enumerate(skf.split(X, s)):
         spw = (s[tr] == 0).sum() / (s[tr] == 1).sum()
-        m = XGBClassifier(max_depth=3, tree_method="hist", n_jobs=1, scale_pos_weight=spw,
+        m = XGBClassifier(max_depth=3, tree_method=tree_method, n_jobs=1, scale_pos_weight=spw,
                           random_state=derive_seed("pulsnar_cv_model", 3, k) % (2**31))
         want[te] = m.fit(X[tr], s[tr]).predict_proba(X[te])[:, 1]
     assert np.array_equal(got, want)
+    # PULSNAR's importance model takes the same tree method
+    idx, gains = xgb_gain_importances(X, s, max_depth=3, random_state=3,
+                                      xgb_params=None if tree_method == "hist" else {"tree_method": tree_method})
+    m = XGBClassifier(max_depth=3, tree_method=tree_method, n_jobs=1, scale_pos_weight=(s == 0).sum() / s.sum(),
+                      random_state=derive_seed("pulsnar_importance", 3) % (2**31)).fit(X, s)
+    score = m.get_booster().get_score(importance_type="gain")
+    assert np.allclose(gains, [score[f"f{i}"] for i in idx], rtol=0, atol=0)
     big = np.array([[1e300, 0.0], [0.0, 1.0]])  # overflows float32: left to XGBoost as given
     assert xgb_float32(big) is big
 
