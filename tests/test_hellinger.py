@@ -156,7 +156,7 @@ def test_split_without_both_distributions_is_never_chosen():
 
 def _best_root_split(X, s, prior):
     """Brute force: the (feature, midpoint) of maximal PU Hellinger distance."""
-    n, pr_l = len(s), s.mean()
+    pr_l = s.mean()
     best = (-1.0, None, None)
     for f in range(X.shape[1]):
         vals = np.unique(X[:, f])

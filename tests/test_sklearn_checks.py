@@ -9,7 +9,6 @@ apply to PU input are listed, with reasons, in ``sklearn_expected_failures.py``.
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from pu_lib import registry
