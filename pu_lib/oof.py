@@ -149,14 +149,13 @@ def check_xgb_params(params, name: str = "xgb_params") -> dict:
 
 def check_xgb_estimator(estimator, name: str = "estimator") -> None:
     """For an ``xgboost.XGBClassifier`` given as a classifier: :func:`check_xgb_params` on
-    the parameters it sets away from XGBoost's defaults (not the seed, threads,
-    ``tree_method`` or ``scale_pos_weight``, which the caller sets). Other estimators
-    are left alone."""
+    the parameters it sets away from XGBoost's defaults (not the seed, threads or
+    ``scale_pos_weight``, which the caller sets). Other estimators are left alone."""
     cls = type(estimator)
     if cls.__name__ not in ("XGBClassifier", "XGBRFClassifier") or not cls.__module__.startswith("xgboost"):
         return
     defaults = cls().get_params()
-    own = {"random_state", "n_jobs", "tree_method", "scale_pos_weight", "missing"}
+    own = {"random_state", "n_jobs", "scale_pos_weight", "missing"}
     changed = {}
     for key, value in estimator.get_params().items():
         if key in own:

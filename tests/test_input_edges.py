@@ -150,6 +150,7 @@ def test_boolean_and_numeric_categorical_columns_are_numeric():
     ({"n_estimators": 0}, "xgb_params['n_estimators'] must be an integer >= 1"),
     ({"n_estimators": -2}, "xgb_params['n_estimators'] must be an integer >= 1"),
     ({"max_depth": 3}, "xgb_params must not set ['max_depth']"),
+    ({"tree_method": "fast"}, "xgb_params['tree_method'] = 'fast': XGBoost rejects it"),
 ])
 def test_xgboost_parameter_errors_are_caught_at_fit_naming_the_parameter(cls, params, named):
     X, s = _pu()
@@ -170,6 +171,8 @@ def test_an_xgboost_estimator_with_a_bad_parameter_is_named(cls):
         cls(estimator=XGBClassifier(subsample=3), random_state=0).fit(X, s)
     with pytest.raises(ValueError, match=r"parameter\['n_estimators'\] must be an integer >= 1"):
         cls(estimator=XGBClassifier(n_estimators=0), random_state=0).fit(X, s)
+    with pytest.raises(ValueError, match=r"estimator \(XGBoost\) parameter\['tree_method'\] = 'fast'"):
+        cls(estimator=XGBClassifier(tree_method="fast"), random_state=0).fit(X, s)
 
 
 def test_xgboost_errors_inside_a_fold_become_value_errors():
