@@ -18,9 +18,9 @@ from pu_lib.prior.pulsnar import PULSNAR_DEFAULTS
 
 #: the authors' example settings, in their own parameter names
 AUTHORS_PULSCAR = {"kfold": 5, "XGB max_depth": 4, "XGB learning_rate": None, "bin_method": "rice",
-                   "lowerbw": 0.05, "upperbw": 0.5, "optim": "local"}
+                   "lowerbw": 0.05, "upperbw": 0.5, "optim": "local", "n_iterations": 1}
 AUTHORS_PULSNAR = {"kfold": 5, "XGB max_depth": 4, "XGB learning_rate": 0.20, "bin_method": "rice",
-                   "lowerbw": 0.015, "upperbw": 0.5, "optim": "local", "max_clusters": 10,
+                   "lowerbw": 0.015, "upperbw": 0.5, "optim": "local", "n_iterations": 1, "max_clusters": 10,
                    "covar_type": "full", "top50p_covars": False, "min labeled rows per cluster": 10}
 XGBOOST_DEFAULT_LEARNING_RATE = 0.3
 
@@ -34,6 +34,7 @@ def _ours(authors):
         "bin_rule": authors["bin_method"],
         "bandwidth_range": (authors["lowerbw"], authors["upperbw"]),
         "bandwidth_search": authors["optim"],
+        "n_iterations": authors["n_iterations"],
     }
 
 

@@ -341,6 +341,40 @@ def test_pulsnar_estimate_independent_of_n_jobs_and_sums_cluster_alphas(small_sc
     assert np.array_equal(a.cluster_probs_unlabeled_, b.cluster_probs_unlabeled_)
 
 
+def test_n_iterations_averages_runs_with_other_folds(small_scar):
+    """The authors' n_iterations: iteration 0 is the single run (same seeds); every further
+    iteration has its own folds; alpha is the mean of the iterations' estimates; PULSNAR
+    finds its clusters once and averages each cluster's alpha over the iterations."""
+    from pu_lib._seeding import derive_seed
+
+    X, s = small_scar
+    one = PULSCAR(max_depth=3, random_state=0).fit(X, s)
+    three = PULSCAR(max_depth=3, random_state=0, n_iterations=3).fit(X, s)
+    assert three.iteration_alphas_.shape == (3,) and one.iteration_alphas_.tolist() == [one.raw_estimate_]
+    assert three.iteration_alphas_[0] == one.raw_estimate_
+    assert np.array_equal(three.probs_, one.probs_)  # attributes of the first iteration
+    assert three.raw_estimate_ == pytest.approx(three.iteration_alphas_.mean(), abs=1e-15)
+    assert len(set(three.iteration_alphas_.tolist())) > 1  # other folds, other estimates
+    # iteration 2 is a single run with the fold seed derive_seed("PULSCAR", seed, "cv", 2)
+    probs = cv_probabilities(X, s, random_state=derive_seed("PULSCAR", 0, "cv", 2), max_depth=3)
+    res = pulscar_alpha(probs[s == 1], probs[s == 0], random_state=derive_seed("PULSCAR", 0, "bandwidth", 2),
+                        bin_rule="rice", bandwidth_range=(0.05, 0.5), bandwidth_search="local")
+    assert three.iteration_alphas_[2] == res.alpha
+
+    a = PULSNAR(max_depth=3, max_clusters=4, random_state=0).fit(X, s)
+    b = PULSNAR(max_depth=3, max_clusters=4, random_state=0, n_iterations=3, n_jobs=2).fit(X, s)
+    assert np.array_equal(a.cluster_labels_, b.cluster_labels_)  # clusters found once, as in one run
+    assert b.iteration_alphas_.shape == (3,) and b.iteration_alphas_[0] == pytest.approx(a.raw_estimate_, abs=1e-15)
+    assert np.array_equal(a.cluster_probs_unlabeled_, b.cluster_probs_unlabeled_)
+    assert b.cluster_alphas_.shape == a.cluster_alphas_.shape
+    assert b.raw_estimate_ == pytest.approx(b.iteration_alphas_.mean(), abs=1e-12)
+    assert b.raw_estimate_ == pytest.approx(b.cluster_alphas_.sum(), abs=1e-12)
+    c = PULSNAR(max_depth=3, max_clusters=4, random_state=0, n_iterations=3, n_jobs=1).fit(X, s)
+    assert c.alpha_ == b.alpha_ and np.array_equal(c.iteration_alphas_, b.iteration_alphas_)
+    with pytest.raises(ValueError, match="n_iterations"):
+        PULSCAR(n_iterations=0).fit(X, s)
+
+
 def test_nan_features_are_allowed_and_change_the_estimate_little(small_scar):
     X, s = small_scar
     Xn = X.astype(np.float64).copy()

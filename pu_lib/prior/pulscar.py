@@ -38,6 +38,7 @@ parameter              default     source
 ``bandwidth_range``    (0.05, 0.5) ``lowerbw=0.05, upperbw=0.5``
 ``bandwidth_search``   ``"local"`` ``optim='local'`` (bounded scalar minimisation; every
                                    example script uses it)
+``n_iterations``       1           ``n_iterations=1`` (the CV and the estimate are run once)
 =====================  ==========  ==========================================================
 
 The authors' library class itself defaults to ``bin_method='scott'``, ``lowerbw=0.01``,
@@ -55,6 +56,7 @@ from __future__ import annotations
 
 from numbers import Integral, Real
 
+import numpy as np
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
@@ -74,6 +76,7 @@ PULSCAR_DEFAULTS: dict = {
     "bin_rule": "rice",
     "bandwidth_range": (0.05, 0.5),
     "bandwidth_search": "local",
+    "n_iterations": 1,
 }
 
 
@@ -116,6 +119,7 @@ PULSCAR_CONSTRAINTS: dict = {
     # pu_lib.oof.make_xgb before any model is fitted
     "xgb_params": [None, dict],
     "booster": [StrOptions(set(BOOSTERS))],
+    "n_iterations": [Interval(Integral, 1, None, closed="left")],
     "random_state": RANDOM_STATE_CONSTRAINT,
     "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
 }
@@ -147,6 +151,13 @@ class PULSCAR(BasePriorEstimator):
         other defaults) grown by :mod:`pu_lib.hist_boost` on bins computed once for all
         folds, several times faster; ``xgb_params`` may then set only ``n_estimators``,
         ``reg_lambda``, ``min_child_weight``, ``gamma`` and ``max_bin``.
+    n_iterations : how many times the cross-validation and the estimate are run, each
+        time with other folds and fold models; ``alpha_`` is the mean of the iterations'
+        estimates (the authors' ``n_iterations``: ``PULSNARClassifier.pulsnar`` returns
+        the mean of ``est_alphas`` over ``range(n_iterations)``, each iteration with its
+        own fold seed). Default 1, the authors' examples. More iterations average out the
+        fold noise of a single split at ``n_iterations`` times the cost; the bias of the
+        estimate stays (docs/class_priors.md, "n_iterations").
     random_state : None, int or Generator; None draws a fresh seed per fit.
     n_jobs : threads (CV folds and kernel sums); a Dask client, when active, runs the
         folds. The estimate does not depend on ``n_jobs`` or Dask.
@@ -154,7 +165,9 @@ class PULSCAR(BasePriorEstimator):
     Attributes
     ----------
     alpha_, prior_, c_, ... : see :class:`~pu_lib.prior.base.BasePriorEstimator`.
-    probs_ : out-of-fold class-1 probabilities of all rows, in row order.
+    iteration_alphas_ : the estimate of every iteration (``alpha_`` clips their mean).
+    probs_ : out-of-fold class-1 probabilities of all rows, in row order (first iteration,
+        as the attributes below).
     n_bins_, bandwidth_ : grid size and beta-kernel bandwidth used.
     grid_, density_pos_, density_unl_ : the grid and the densities ``f_p``, ``f_u``.
     alphas_, objective_ : the alpha grid and the objective curve (eq. 3).
@@ -165,7 +178,7 @@ class PULSCAR(BasePriorEstimator):
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.05, 0.5), bandwidth_search="local", xgb_params=None, booster="xgboost",
-                 random_state=None, n_jobs=1):
+                 n_iterations=1, random_state=None, n_jobs=1):
         self.estimator = estimator
         self.booster = booster
         self.n_folds = n_folds
@@ -176,6 +189,7 @@ class PULSCAR(BasePriorEstimator):
         self.n_bins = n_bins
         self.bandwidth_range = bandwidth_range
         self.bandwidth_search = bandwidth_search
+        self.n_iterations = n_iterations
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -186,13 +200,21 @@ class PULSCAR(BasePriorEstimator):
     def _estimate(self, X, s):
         bandwidth_range = _check_bandwidth_range(self.bandwidth_range)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
-        probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
-                                 random_state=derive_seed("PULSCAR", seed, "cv"), n_jobs=self.n_jobs,
-                                 max_depth=self.max_depth, xgb_params=xgb_settings(self), booster=self.booster)
-        res = pulscar_alpha(probs[s == 1], probs[s == 0], n_bins=self.n_bins, bin_rule=self.bin_rule,
-                            random_state=derive_seed("PULSCAR", seed, "bandwidth"),
-                            bandwidth_range=bandwidth_range, bandwidth_search=self.bandwidth_search,
-                            n_jobs=effective_n_jobs(self.n_jobs))
+        results = []
+        for it in range(int(self.n_iterations)):  # iteration 0 keeps the seeds of a single run
+            tail = () if it == 0 else (it,)
+            probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
+                                     random_state=derive_seed("PULSCAR", seed, "cv", *tail), n_jobs=self.n_jobs,
+                                     max_depth=self.max_depth, xgb_params=xgb_settings(self), booster=self.booster)
+            res = pulscar_alpha(probs[s == 1], probs[s == 0], n_bins=self.n_bins, bin_rule=self.bin_rule,
+                                random_state=derive_seed("PULSCAR", seed, "bandwidth", *tail),
+                                bandwidth_range=bandwidth_range, bandwidth_search=self.bandwidth_search,
+                                n_jobs=effective_n_jobs(self.n_jobs))
+            if it == 0:
+                first = (probs, res)
+            results.append(res.alpha)
+        probs, res = first
+        self.iteration_alphas_ = np.array(results, dtype=np.float64)
         self.probs_ = probs
         self.n_bins_ = res.n_bins
         self.bandwidth_ = res.bandwidth
@@ -201,5 +223,4 @@ class PULSCAR(BasePriorEstimator):
         self.density_unl_ = res.density_unl
         self.alphas_ = res.alphas
         self.objective_ = res.objective
-        return "alpha", res.alpha
-
+        return "alpha", float(np.mean(self.iteration_alphas_))

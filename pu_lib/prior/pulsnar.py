@@ -31,6 +31,7 @@ parameter              default     source
 ``min_cluster_size``   10          clusters with fewer labeled rows are skipped
                                    (``PULSNAR.snar_data_processing``: ``len(idx1) < 10``)
 ``small_clusters``     ``"drop"``  (same source)
+``n_iterations``       1           ``n_iterations=1`` (per-cluster CV and estimates run once)
 ``gmm_params``         None        ``max_iter=250`` (the paper, "Determining the number of
                                    clusters"; the authors' code leaves scikit-learn's 100),
                                    otherwise scikit-learn's ``GaussianMixture`` defaults
@@ -67,6 +68,9 @@ Algorithm (paper Algorithm 3; facts from the authors' code marked "authors")
   the kept features only, the classifier and density settings above; the cluster alphas
   are summed (eq. 5). Missing values are imputed by the labeled positives' column mean
   for clustering only.
+* **Iterations** (authors' ``n_iterations``): the clusters are found once; the per-cluster
+  cross-validation and PULSCAR are run ``n_iterations`` times with other fold seeds, and
+  the estimate is the mean of the iterations' sums (authors: ``np.mean(est_alphas)``).
 
 Parallelism and determinism: CV folds (of all clusters together), the GMM fits of the
 BIC sweep and the per-cluster alpha estimation run in parallel -- on ``n_jobs`` local
@@ -274,6 +278,7 @@ PULSNAR_DEFAULTS: dict = {
     "min_cluster_size": 10,
     "small_clusters": "drop",
     "gmm_params": None,
+    "n_iterations": 1,
 }
 
 
@@ -304,6 +309,9 @@ class PULSNAR(BasePriorEstimator):
         (10; raised to ``n_folds`` if smaller).
     small_clusters : ``"drop"`` (default, authors: the cluster is skipped and adds nothing
         to alpha) or ``"merge"`` (its rows move to their next most likely component).
+    n_iterations : per-cluster cross-validations and estimates per fit, each with other
+        folds (1, the authors' examples); ``cluster_alphas_`` are the means over the
+        iterations, the clusters are found once (as :class:`PULSCAR`'s ``n_iterations``).
 
     Attributes
     ----------
@@ -312,9 +320,12 @@ class PULSNAR(BasePriorEstimator):
     cluster_labels_ : cluster (0..n_clusters_-1) of every labeled row, in the order of
         ``np.flatnonzero(s == 1)``; -1 for the rows of dropped clusters.
     n_dropped_ : number of labeled rows in dropped clusters.
-    cluster_alphas_ : PULSCAR alpha of every cluster.
+    cluster_alphas_ : PULSCAR alpha of every cluster (mean over the iterations).
+    iteration_alphas_ : array (n_iterations,); the sum of the cluster alphas of every
+        iteration (``raw_estimate_`` is their mean).
     cluster_probs_labeled_ : list; out-of-fold probabilities of cluster j's labeled rows
-        (row order) in cluster j's model.
+        (row order) in cluster j's model (first iteration, as the probabilities, bins,
+        bandwidths and objectives below).
     cluster_probs_unlabeled_ : array (n_clusters_, n_unlabeled); out-of-fold probabilities
         of every unlabeled row (row order) in cluster j's model.
     cluster_n_bins_, cluster_bandwidths_ : per-cluster grid size and bandwidth.
@@ -344,7 +355,8 @@ class PULSNAR(BasePriorEstimator):
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,
                  n_clusters=None, knee="authors", covariance_type="full", gmm_params=None, top_fraction=1.0,
-                 min_cluster_size=10, small_clusters="drop", booster="xgboost", random_state=None, n_jobs=1):
+                 min_cluster_size=10, small_clusters="drop", booster="xgboost", n_iterations=1, random_state=None,
+                 n_jobs=1):
         self.estimator = estimator
         self.booster = booster
         self.n_folds = n_folds
@@ -363,6 +375,7 @@ class PULSNAR(BasePriorEstimator):
         self.top_fraction = top_fraction
         self.min_cluster_size = min_cluster_size
         self.small_clusters = small_clusters
+        self.n_iterations = n_iterations
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -460,32 +473,39 @@ class PULSNAR(BasePriorEstimator):
         self.cluster_labels_ = labels
         self.n_dropped_ = int(np.sum(labels < 0))
 
-        # lines 5-10: PULSCAR on (cluster j positives + all unlabeled), CV folds of all clusters together
+        # lines 5-10: PULSCAR on (cluster j positives + all unlabeled), CV folds of all clusters and
+        # iterations together; problem j * n_it + it is cluster j's iteration it (iteration 0: the seeds
+        # of a single run)
+        n_it = int(self.n_iterations)
         Xi = np.ascontiguousarray(X[:, idx])
-        problems = []
+        problems, tails = [], [() if it == 0 else (it,) for it in range(n_it)]
         for j in range(n_clusters):
             rows = np.sort(np.concatenate([lab_rows[labels == j], unl_rows]))
-            problems.append((rows, derive_seed("PULSNAR", seed, "cluster", j, "cv")))
+            problems.extend((rows, derive_seed("PULSNAR", seed, "cluster", j, "cv", *tail)) for tail in tails)
         probs = cv_probabilities_many(Xi, s, problems, estimator=self.estimator, n_folds=self.n_folds,
                                       n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_params,
                                       booster=self.booster,
                                       binned=None if binned is None else (np.ascontiguousarray(binned[0][:, idx]),
                                                                           binned[1][idx]))
-        probs_lab, probs_unl = [], np.empty((n_clusters, unl_rows.shape[0]))
-        for j, ((rows, _), p) in enumerate(zip(problems, probs)):
+        probs_lab, probs_unl = [], np.empty((len(problems), unl_rows.shape[0]))
+        for q, ((rows, _), p) in enumerate(zip(problems, probs)):
             is_lab = s[rows] == 1
             probs_lab.append(p[is_lab])
-            probs_unl[j] = p[~is_lab]
+            probs_unl[q] = p[~is_lab]
         tasks = [
-            (probs_lab[j], probs_unl[j], self.n_bins, self.bin_rule,
-             derive_seed("PULSNAR", seed, "cluster", j, "bandwidth"), bandwidth_range, self.bandwidth_search)
-            for j in range(n_clusters)
+            (probs_lab[q], probs_unl[q], self.n_bins, self.bin_rule,
+             derive_seed("PULSNAR", seed, "cluster", q // n_it, "bandwidth", *tails[q % n_it]), bandwidth_range,
+             self.bandwidth_search)
+            for q in range(len(problems))
         ]
         results = parallel_map(_pulscar_task, tasks, n_jobs=self.n_jobs, client=client)
-        self.cluster_alphas_ = np.array([r.alpha for r in results], dtype=np.float64)
-        self.cluster_n_bins_ = np.array([r.n_bins for r in results], dtype=np.int64)
-        self.cluster_bandwidths_ = np.array([r.bandwidth for r in results], dtype=np.float64)
-        self.cluster_objectives_ = [r.objective for r in results]
-        self.cluster_probs_labeled_ = probs_lab
-        self.cluster_probs_unlabeled_ = probs_unl
+        alphas = np.array([r.alpha for r in results], dtype=np.float64).reshape(n_clusters, n_it)
+        first = results[::n_it]
+        self.cluster_alphas_ = alphas.mean(axis=1)
+        self.iteration_alphas_ = alphas.sum(axis=0)
+        self.cluster_n_bins_ = np.array([r.n_bins for r in first], dtype=np.int64)
+        self.cluster_bandwidths_ = np.array([r.bandwidth for r in first], dtype=np.float64)
+        self.cluster_objectives_ = [r.objective for r in first]
+        self.cluster_probs_labeled_ = probs_lab[::n_it]
+        self.cluster_probs_unlabeled_ = probs_unl[::n_it].copy()
         return "alpha", float(self.cluster_alphas_.sum())
