@@ -62,11 +62,12 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import effective_n_jobs
 from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, _check_bandwidth_range, pulscar_alpha
-from pu_lib.oof import BOOSTERS, _check_xgb_params, check_booster, check_xgb_estimator, cv_probabilities, hist_boost_params
+from pu_lib.oof import (BOOSTERS, _check_xgb_params, check_booster, check_xgb_estimator, cv_probabilities_many,
+                        hist_boost_params)
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
 
-__all__ = ["PULSCAR", "PULSCAR_DEFAULTS", "xgb_settings"]
+__all__ = ["PULSCAR", "PULSCAR_DEFAULTS", "iteration_seed", "xgb_settings"]
 
 #: PULSCAR's defaults: the authors' synthetic-data example (see the module docstring)
 PULSCAR_DEFAULTS: dict = {
@@ -78,6 +79,13 @@ PULSCAR_DEFAULTS: dict = {
     "bandwidth_search": "local",
     "n_iterations": 1,
 }
+
+
+def iteration_seed(*keys, iteration: int) -> int:
+    """The seed of iteration ``iteration`` (``n_iterations`` of PULSCAR / PULSNAR):
+    ``derive_seed(*keys)`` for iteration 0, so that a single run keeps its seeds, and
+    ``derive_seed(*keys, iteration)`` for the others."""
+    return derive_seed(*keys) if iteration == 0 else derive_seed(*keys, iteration)
 
 
 def xgb_settings(estimator) -> dict:
@@ -200,14 +208,16 @@ class PULSCAR(BasePriorEstimator):
     def _estimate(self, X, s):
         bandwidth_range = _check_bandwidth_range(self.bandwidth_range)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
+        # the folds of all iterations are scheduled together (one float32 copy / one binning of X)
+        rows = np.arange(X.shape[0], dtype=np.int64)
+        problems = [(rows, iteration_seed("PULSCAR", seed, "cv", iteration=it)) for it in range(int(self.n_iterations))]
+        all_probs = cv_probabilities_many(X, s, problems, estimator=self.estimator, n_folds=self.n_folds,
+                                          n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_settings(self),
+                                          booster=self.booster)
         results = []
-        for it in range(int(self.n_iterations)):  # iteration 0 keeps the seeds of a single run
-            tail = () if it == 0 else (it,)
-            probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
-                                     random_state=derive_seed("PULSCAR", seed, "cv", *tail), n_jobs=self.n_jobs,
-                                     max_depth=self.max_depth, xgb_params=xgb_settings(self), booster=self.booster)
+        for it, probs in enumerate(all_probs):
             res = pulscar_alpha(probs[s == 1], probs[s == 0], n_bins=self.n_bins, bin_rule=self.bin_rule,
-                                random_state=derive_seed("PULSCAR", seed, "bandwidth", *tail),
+                                random_state=iteration_seed("PULSCAR", seed, "bandwidth", iteration=it),
                                 bandwidth_range=bandwidth_range, bandwidth_search=self.bandwidth_search,
                                 n_jobs=effective_n_jobs(self.n_jobs))
             if it == 0:

@@ -94,7 +94,7 @@ from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threa
 from pu_lib.prior._beta_density import _check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
-from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, check_xgboost_settings, xgb_settings
+from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, check_xgboost_settings, iteration_seed, xgb_settings
 
 __all__ = ["KNEE_RULES", "PULSNAR", "PULSNAR_DEFAULTS", "bic_knee"]
 
@@ -478,10 +478,11 @@ class PULSNAR(BasePriorEstimator):
         # of a single run)
         n_it = int(self.n_iterations)
         Xi = np.ascontiguousarray(X[:, idx])
-        problems, tails = [], [() if it == 0 else (it,) for it in range(n_it)]
+        problems = []
         for j in range(n_clusters):
             rows = np.sort(np.concatenate([lab_rows[labels == j], unl_rows]))
-            problems.extend((rows, derive_seed("PULSNAR", seed, "cluster", j, "cv", *tail)) for tail in tails)
+            problems.extend((rows, iteration_seed("PULSNAR", seed, "cluster", j, "cv", iteration=it))
+                            for it in range(n_it))
         probs = cv_probabilities_many(Xi, s, problems, estimator=self.estimator, n_folds=self.n_folds,
                                       n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_params,
                                       booster=self.booster,
@@ -494,8 +495,8 @@ class PULSNAR(BasePriorEstimator):
             probs_unl[q] = p[~is_lab]
         tasks = [
             (probs_lab[q], probs_unl[q], self.n_bins, self.bin_rule,
-             derive_seed("PULSNAR", seed, "cluster", q // n_it, "bandwidth", *tails[q % n_it]), bandwidth_range,
-             self.bandwidth_search)
+             iteration_seed("PULSNAR", seed, "cluster", q // n_it, "bandwidth", iteration=q % n_it),
+             bandwidth_range, self.bandwidth_search)
             for q in range(len(problems))
         ]
         results = parallel_map(_pulscar_task, tasks, n_jobs=self.n_jobs, client=client)
