@@ -155,6 +155,28 @@ def test_active_set_gives_up_where_it_cannot_solve_exactly():
     assert _simplex_qp_active(K, u, np.arange(N, N + M), max_swaps=1) is None
 
 
+def test_active_set_gives_up_once_single_index_swaps_cannot_finish(monkeypatch):
+    """Once the backup rule (one index a swap) is left with more infeasible indices than
+    swaps, block pivoting stops at once instead of factoring K_SS until max_swaps (here
+    after 9 factorisations; before this rule, 100, to the same None); the curve then solves
+    the QP by the primal active set, exactly (the interior point's d)."""
+    import scipy.linalg
+
+    rng = np.random.default_rng(0)
+    N, M, lam = 200, 100, 3.0  # 3 features and a wide kernel: the count of infeasible indices stalls
+    _, K, _ = km_kernel(rng.normal(0, 1, (N, 3)), rng.normal(0.8, 1, (M, 3)), width_factors=(1.0,))
+    u = np.r_[np.full(N, lam / N), np.full(M, (1 - lam) / M)]
+    calls = []
+    real = scipy.linalg.cho_factor
+    monkeypatch.setattr(scipy.linalg, "cho_factor", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert _simplex_qp_active(K, u, np.arange(N)) is None
+    assert len(calls) < 15
+    monkeypatch.undo()
+    curve = _DistanceCurve(None, N, M, K=K)
+    assert curve(lam) == pytest.approx(math.sqrt(_simplex_qp_ipm(K, u)), abs=5e-6)
+    assert not curve.block_pivoting and curve.n_primal == 1 and curve.n_fallback == 0
+
+
 def test_cholesky_updates_match_a_fresh_factor():
     """Appending points one at a time, removing one from the middle and solving with the
     updated factor give the factor and solutions of K_SS computed from scratch; a point in

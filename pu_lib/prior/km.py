@@ -87,7 +87,8 @@ Three exact solvers:
   (an interior-point duality gap ``g`` leaves ``d`` uncertain by ``sqrt(g)``).
 * When ``K_SS`` cannot be factored accurately (a nearly singular kernel: Wilt, 5 features,
   eigenvalues down to 1e-13 at rank 1,997 of 2,000) or the pivoting has not converged
-  after 100 swaps, that QP and the rest of the curve go to a primal active-set method
+  after 100 swaps (or cannot: its one-index backup swaps have more infeasible indices left
+  than swaps), that QP and the rest of the curve go to a primal active-set method
   (Lawson & Hanson's NNLS scheme on the simplex, :func:`_simplex_qp_primal`): from the
   solution at the nearest ``lambda`` it adds one point at a time, the one with the most
   negative multiplier, so ``K_SS`` grows only by points that are not numerically in the
@@ -254,7 +255,11 @@ def _simplex_qp_active(K, u, support, max_swaps=100):
     point that satisfies the KKT conditions (checked: ``v >= 0``, gradients equal on the
     support to 1e-9, none smaller off it), or None when ``K_SS`` cannot be factored
     accurately or no KKT point is found within ``max_swaps`` swaps (the caller then uses
-    :func:`_simplex_qp_primal`, and :func:`_simplex_qp_ipm` if that fails too)."""
+    :func:`_simplex_qp_primal`, and :func:`_simplex_qp_ipm` if that fails too). It gives up
+    early once the backup rule (one index a swap) would need more swaps than are left to
+    fix the infeasible indices: on the nearly singular kernels of Wilt and MAGIC the count
+    stalls near 500 after a few block swaps, and the 90-odd single-index swaps that
+    followed, about 1 s a fit, never converged."""
     from scipy.linalg import LinAlgError, cho_factor, cho_solve
 
     n = K.shape[0]
@@ -263,7 +268,7 @@ def _simplex_qp_active(K, u, support, max_swaps=100):
     in_s = np.zeros(n, dtype=bool)
     in_s[np.asarray(support, dtype=np.int64)] = True
     best, backup = n + 1, 3
-    for _ in range(max_swaps):
+    for swap in range(max_swaps):
         if not in_s.any():  # an empty support cannot sum to 1: start from the steepest descent index
             in_s[int(np.argmin(-Ku))] = True
         S = np.flatnonzero(in_s)
@@ -293,6 +298,10 @@ def _simplex_qp_active(K, u, support, max_swaps=100):
         elif backup > 0:
             backup -= 1
             flip = np.concatenate([bad_v, bad_z])
+        elif n_bad > max_swaps - swap - 1:
+            # one index a swap cannot fix n_bad infeasible indices in the swaps left: hand the
+            # QP over now rather than after max_swaps factorisations
+            return None
         else:  # Kim & Park's backup rule: the largest infeasible index alone
             flip = np.array([max(int(bad_v.max(initial=-1)), int(bad_z.max(initial=-1)))])
         in_s[flip] = ~in_s[flip]
