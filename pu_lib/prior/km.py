@@ -382,22 +382,20 @@ def _back_solve(L, s, y):
 
 
 @njit(cache=True)
-def _primal_append(K, Ku, L, S, s, j, ya, yb, rel_tol):
-    """Append point ``j`` to the support ``S[:s]``: extend the factor (refused, False, when
-    ``j`` is numerically in the span of ``S``) and the forward-substituted right-hand sides
-    ``ya = L^{-1} Ku_S``, ``yb = L^{-1} 1_S`` by their new row."""
+def _primal_append(K, Ku, L, S, f, ones, s, j, ya, yb, rel_tol):
+    """Append point ``j`` to the support ``S[:s]`` (and ``Ku_j`` to ``f = Ku_S``): extend
+    the factor (refused, False, when ``j`` is numerically in the span of ``S``) and the
+    forward-substituted right-hand sides ``ya = L^{-1} f``, ``yb = L^{-1} 1_S`` by their
+    new row."""
     k = np.empty(s)
     for i in range(s):
         k[i] = K[j, S[i]]  # K is symmetric: row j, contiguous
     if not _chol_append(L, s, k, K[j, j], rel_tol):
         return False
     S[s] = j
-    acc_a, acc_b = Ku[j], 1.0
-    for i in range(s):
-        acc_a -= L[s, i] * ya[i]
-        acc_b -= L[s, i] * yb[i]
-    ya[s] = acc_a / L[s, s]
-    yb[s] = acc_b / L[s, s]
+    f[s] = Ku[j]
+    _forward_from(L, s + 1, f, ya, s)  # the new row only
+    _forward_from(L, s + 1, ones, yb, s)
     return True
 
 
@@ -414,9 +412,11 @@ def _primal_kernel(K, u, Ku, v0, max_iter, rel_tol, scale):
     L = np.zeros((n, n))
     ya, yb = np.zeros(n), np.zeros(n)
     S = np.empty(n, dtype=np.int64)
+    f = np.empty(n)  # Ku_S, in the order of S
+    ones = np.ones(n)
     s = 0
     for j in range(n):  # the start's support, less points in the span of the others
-        if v0[j] > 0.0 and _primal_append(K, Ku, L, S, s, j, ya, yb, rel_tol):
+        if v0[j] > 0.0 and _primal_append(K, Ku, L, S, f, ones, s, j, ya, yb, rel_tol):
             s += 1
     v = np.zeros(n)
     if s == 0:
@@ -427,8 +427,6 @@ def _primal_kernel(K, u, Ku, v0, max_iter, rel_tol, scale):
     for i in range(s):
         v[S[i]] = v0[S[i]] / tot
     vs = np.empty(n)
-    f = np.empty(n)
-    ones = np.ones(n)
     Kv = np.empty(n)
     for _ in range(max_iter):
         yab, ybb = 0.0, 0.0
@@ -457,11 +455,10 @@ def _primal_kernel(K, u, Ku, v0, max_iter, rel_tol, scale):
                     _chol_delete(L, s, q)
                     for i in range(q, s - 1):
                         S[i] = S[i + 1]
+                        f[i] = f[i + 1]
                         vs[i] = vs[i + 1]
                     s -= 1
                     first = q
-            for i in range(s):
-                f[i] = Ku[S[i]]
             _forward_from(L, s, f, ya, first)
             _forward_from(L, s, ones, yb, first)
             tot = 0.0
@@ -495,7 +492,7 @@ def _primal_kernel(K, u, Ku, v0, max_iter, rel_tol, scale):
             for r in range(n):
                 d2 += (v[r] - u[r]) * (Kv[r] - Ku[r])
             return True, max(d2, 0.0), v
-        if not _primal_append(K, Ku, L, S, s, j, ya, yb, rel_tol):
+        if not _primal_append(K, Ku, L, S, f, ones, s, j, ya, yb, rel_tol):
             return False, 0.0, v
         s += 1
     return False, 0.0, v
