@@ -1,4 +1,4 @@
-"""Benchmark: forest fit time on a Dask LocalCluster of 1, 2 and 4 workers (issue 15, scale).
+"""Benchmark: forest fit time on a Dask LocalCluster of 1, 2 and 4 workers.
 
 One run fits the same PU Extra Trees forest (nnPU, quadratic loss, F = ceil(sqrt d), the
 paper's protocol: 1,000 labeled positives, every training row unlabeled, the true prior)

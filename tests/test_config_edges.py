@@ -1,4 +1,4 @@
-"""Bad input at the edges, when the config is read (issue 15, part 4): method and base
+"""Bad input at the edges, when the config is read: method and base
 classifier parameters checked against the estimators' constraints (XGBoost parameters
 tried) before any job runs, and a data_mirror directory that does not exist."""
 

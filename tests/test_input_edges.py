@@ -1,4 +1,4 @@
-"""Bad input at the edges (issue 15, part 4), in the estimators: constant features for
+"""Bad input at the edges, in the estimators: constant features for
 the class-prior estimators, sparse X, DataFrames with non-numeric columns, XGBoost
 parameters of PULSCAR / PULSNAR, n_estimators <= 0 (at fit and in the config). The other
 config-time checks are in test_config_edges.py."""

@@ -189,7 +189,7 @@ def test_bad_data(data):
 
 
 def test_interval_covers_true_alpha_in_scar_draws():
-    """Issue 14 acceptance: the 95% bootstrap interval covers the true alpha (positives
+    """Acceptance: the 95% bootstrap interval covers the true alpha (positives
     among the unlabeled) in at least 18 of 20 seeded SCAR draws.
 
     Data: :func:`scar_gaussians` -- 500 positives N(8, 1) and 500 negatives N(0, 1), half

@@ -26,9 +26,9 @@ last iterate if the error never increases.
 
 Defaults, parameter by parameter:
 
-* ``spy_ratio = 0.15``: the spy share s% = 15% of S-EM's Step 1 (Liu et al. 2002; the
-  paper's text was not at hand when this was written, so the value follows the issue's
-  reading of the paper). The PU Hellinger authors' ``SpyEM`` uses ``spy_ratio=0.10`` with
+* ``spy_ratio = 0.15``: the spy share s% = 15% of S-EM's Step 1 (Liu et al. 2002; that
+  paper's text is not among this project's copies, so the value is not checked against
+  it). The PU Hellinger authors' ``SpyEM`` uses ``spy_ratio=0.10`` with
   at least one spy (``max(round(n_P * 0.10), 1)``): set ``spy_ratio=0.1`` to match it;
 * ``noise_level = 0.15``: the noise level l = 15% of the spies allowed below ``t`` (Liu et
   al. 2002, Step 1); the PU Hellinger authors use the same ``threshold = 0.15`` (their

@@ -7,9 +7,9 @@ Both generators call :func:`sklearn.datasets.make_classification` once with
 the authors' generator (``unmtransinfo/PULSNAR``, ``pudata/SimulatedData.py`` and
 ``SimulatedDataParams.py``), which the paper does not state: every feature informative
 (``n_informative = n_features``), ``n_redundant=0``, ``n_repeated=0``,
-``n_clusters_per_class=1``. (Until issue 14 we used ``n_informative=10``; with 40 noise
-columns the positive subclasses are invisible to PULSNAR's clustering on all important
-features, and PULSNAR underestimated alpha = 0.5 by about 0.15.) Unlike the authors, who
+``n_clusters_per_class=1``. (With ``n_informative=10`` and 40 noise columns the positive
+subclasses are invisible to PULSNAR's clustering on all important features, and PULSNAR
+underestimates alpha = 0.5 by about 0.15.) Unlike the authors, who
 draw an oversized balanced pool and take the first rows of each class, we draw the
 class sizes exactly, ``shuffle=True``.
 Class sizes are forced exactly by passing ``weights[k] = (count_k + 0.5) / n``

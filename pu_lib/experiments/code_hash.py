@@ -5,8 +5,8 @@ compute results take a parameter ``code_hash`` (Snakemake reruns a job whose par
 changed): a hash of the pu_lib source files that the job can execute, so that editing
 the PU Hellinger trees reruns the PU Hellinger fits but no PULSNAR fit.
 
-Which files (choice (a) of issue 15, "the sources a method uses", not (b) the whole
-package: with (b) a comment in one estimator would rerun every fit of every paper):
+Which files (the sources a method uses, not the whole package: with a whole-package
+hash a comment in one estimator would rerun every fit of every paper):
 
 * the **import closure** of a job's root modules, found statically with :mod:`ast`
   over the package's ``*.py`` files. Every ``import`` / ``from ... import`` of a pu_lib

@@ -57,8 +57,8 @@ is unaffected there (0.735 against 0.737, and 0.739 with the resample given as i
 the estimates are centred on the full-data value and spread like the estimate over
 independent draws of the data: TIcE half-sample mean 0.771, sd 0.082 (full data 0.799;
 sd over 8 independent draws 0.087); Elkan-Noto e1 0.793, sd 0.077 (0.735; 0.086);
-PULSCAR 0.267, sd 0.048 (0.249; 0.046). Hence ``"half"`` is the default (the issue asked
-for the with-replacement bootstrap, which stays available as ``"bootstrap"``).
+PULSCAR 0.267, sd 0.048 (0.249; 0.046). Hence ``"half"`` is the default (the with-replacement bootstrap stays available as
+``"bootstrap"``).
 Every :class:`Interval` carries ``shift`` (mean of the resample estimates minus the
 full-data estimate; the bootstrap's bias estimate, Efron & Tibshirani chapter 10), and
 :func:`bootstrap_ci` warns when the full-data ``alpha_`` lies outside its own interval.

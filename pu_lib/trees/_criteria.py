@@ -298,7 +298,7 @@ def is_pure(crit, wp, w, impurity):
 
 @njit(cache=True, nogil=True)
 def split_improvement(crit, parent_impurity, wp_l, w_l, wp_r, w_r):
-    """Improvement of a split: for every criterion so far the impurity decrease
+    """Improvement of a split: for every criterion except the Hellinger ones the impurity decrease
     ``impurity(parent) - impurity(left) - impurity(right)``, for the PU criteria the risk
     reduction RR (eq. 7 / eq. 10). A criterion whose gain is not such a difference gets
     its own branch here, before the generic one.

@@ -1,4 +1,4 @@
-"""Dask beyond one process (issue 15): the workflow against a real scheduler and workers
+"""Dask beyond one process: the workflow against a real scheduler and workers
 started as separate processes with the ``dask scheduler`` / ``dask worker`` command line,
 a worker killed with SIGKILL in the middle of a repetition set, and a Snakemake process
 killed with SIGKILL in the middle of a fit job.

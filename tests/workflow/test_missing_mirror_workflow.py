@@ -1,5 +1,5 @@
 """A data_mirror directory that does not exist is reported when the config is read,
-before any job runs (issue 15, part 4)."""
+before any job runs."""
 
 import time
 

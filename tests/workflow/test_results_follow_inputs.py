@@ -1,4 +1,4 @@
-"""Results follow their inputs exactly (issue 15, part 3), on the real workflow.
+"""Results follow their inputs exactly, on the real workflow.
 
 A tiny experiment runs once, from a copy of the workflow and the pu_lib sources (its
 Snakefile, with ``PYTHONPATH`` pointing at the copy: Snakemake imports pu_lib from the

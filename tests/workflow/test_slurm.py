@@ -1,4 +1,4 @@
-"""SLURM for real (issue 15): a one-node SLURM cluster on this machine
+"""SLURM for real: a one-node SLURM cluster on this machine
 (config/profiles/slurm/local_cluster.sh), a tiny experiment run through
 ``snakemake --executor slurm --profile config/profiles/slurm`` and a dask-jobqueue
 ``SLURMCluster`` whose workers are a SLURM job, each compared with a local run.
