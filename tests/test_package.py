@@ -2,16 +2,29 @@ import subprocess
 import sys
 
 
-def test_import_takes_under_a_second_and_loads_no_heavy_module():
+#: modules that take long to import or start machinery (compilers, schedulers, plotting):
+#: pu_lib imports them where they are used, never at package import
+HEAVY_MODULES = ("numba", "llvmlite", "dask", "distributed", "xgboost", "sklearn", "scipy", "pandas",
+                 "matplotlib", "snakemake", "torch")
+
+
+def test_import_loads_no_heavy_module():
+    """Importing the package, its config reader and its metrics (what a job runner and a
+    report read) loads none of the heavy modules: checked in a fresh interpreter through
+    sys.modules, which holds on any machine, loaded or not (a wall-time bound does not)."""
     code = (
-        "import time, sys; t = time.perf_counter(); import pu_lib, pu_lib.experiments.config, pu_lib.metrics; "
-        "dt = time.perf_counter() - t; "
-        "heavy = [m for m in ('numba', 'distributed', 'dask', 'xgboost') if m in sys.modules]; "
-        "print(dt, heavy)"
+        "import sys; import pu_lib, pu_lib.experiments.config, pu_lib.metrics; "
+        f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY_MODULES!r})))"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
-    assert float(out[0]) < 1.0
-    assert out[1].strip() == "[]"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]", out
+
+
+def test_heavy_module_check_sees_a_heavy_import():
+    """The check above can fail: a module that imports one of them is seen."""
+    code = f"import sys, scipy.linalg; print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY_MODULES!r})))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "['scipy']", out
 
 
 def test_seed_derivation_is_the_documented_sha256_prefix_and_pinned():
