@@ -16,9 +16,17 @@ criteria see the weights ``a`` and ``u``. Two splitters share it:
   draw ``n_thresholds`` cut points and keep the split with the largest improvement
   (for the PU criteria: risk reduction).
 * ``SPLIT_BEST`` -- exhaustive search (Algorithm 2; the PU-HDT paper's splitter): sort the
-  node's values of each tried feature (introsort: the order among equal values does not
-  matter, only the sums at distinct values are scored), take the midpoints between
-  consecutive distinct values and scan them with running sums, O(n log n) per feature.
+  node's values of each tried feature, take the midpoints between consecutive distinct
+  values and scan them with running sums, O(n log n) per feature. Only the sums at
+  distinct values are scored. When every row's weights take one of two values (``a`` in
+  ``{0, ca}``, ``u`` in ``{0, cu}``: any fit without sample weights, bootstrap repeats
+  included) those sums do not depend on the order of tied rows, and the splitter sorts
+  one array of 34-bit keys (the value's order-preserving bits and a 2-bit weight class;
+  radix sort for large nodes, quicksort below :data:`RADIX_MIN`), reading the weights
+  from the class. With other weights it sorts the values together with their positions
+  (:func:`co_sort`), step for step as numba's ``np.argsort(kind="quicksort")``, so that
+  the sums among tied values are added in the same order as that argsort gives. Both
+  grow the trees that ``np.argsort`` followed by a scan through the indices grows.
 
 Cut-point rules for the random splitter:
 
@@ -87,6 +95,233 @@ def _randint(state, n):
     return k if k < n else n - 1
 
 
+# --------------------------------------------------------------------------- sorting
+
+#: ranges shorter than this are insertion-sorted (numba's ``SMALL_QUICKSORT``)
+SMALL_SORT = 15
+#: depth of the quicksort's range stack (numba's ``MAX_STACK``; the larger range is pushed,
+#: so the depth stays below log2(n))
+SORT_STACK = 100
+
+
+@njit(cache=True, nogil=True)
+def _co_insertion_sort(V, R, low, high):
+    """Insertion sort of ``V[low:high + 1]`` (inclusive bounds), moving ``R`` alongside."""
+    for i in range(low + 1, high + 1):
+        k = R[i]
+        v = V[i]
+        j = i
+        while j > low and v < V[j - 1]:
+            R[j] = R[j - 1]
+            V[j] = V[j - 1]
+            j -= 1
+        R[j] = k
+        V[j] = v
+
+
+@njit(cache=True, nogil=True)
+def _co_partition(V, R, low, high):
+    """Partition ``V[low:high + 1]`` around the median of three, moving ``R`` alongside;
+    returns the pivot's final position."""
+    mid = (low + high) >> 1
+    if V[mid] < V[low]:
+        V[low], V[mid] = V[mid], V[low]
+        R[low], R[mid] = R[mid], R[low]
+    if V[high] < V[mid]:
+        V[high], V[mid] = V[mid], V[high]
+        R[high], R[mid] = R[mid], R[high]
+    if V[mid] < V[low]:
+        V[low], V[mid] = V[mid], V[low]
+        R[low], R[mid] = R[mid], R[low]
+    pivot = V[mid]
+    V[high], V[mid] = V[mid], V[high]
+    R[high], R[mid] = R[mid], R[high]
+    i = low
+    j = high - 1
+    while True:
+        while i < high and V[i] < pivot:
+            i += 1
+        while j >= low and pivot < V[j]:
+            j -= 1
+        if i >= j:
+            break
+        V[i], V[j] = V[j], V[i]
+        R[i], R[j] = R[j], R[i]
+        i += 1
+        j -= 1
+    V[i], V[high] = V[high], V[i]
+    R[i], R[high] = R[high], R[i]
+    return i
+
+
+@njit(cache=True, nogil=True)
+def co_sort(V, R, low, high, stack):
+    """Sort ``V[low:high + 1]`` in place and apply the same permutation to ``R``.
+
+    The steps are those of numba's ``np.argsort(kind="quicksort")`` (median-of-three
+    quicksort, insertion sort below :data:`SMALL_SORT` rows; ``numba/misc/quicksort.py``)
+    on finite keys, so ``R`` ends as the permutation that ``np.argsort`` returns (ties
+    included) -- but the keys move with the indices instead of being read through them,
+    and nothing is allocated (``stack``: int64, ``2 * SORT_STACK``).
+    """
+    if high <= low:
+        return
+    stack[0] = low
+    stack[1] = high
+    n = 1
+    while n > 0:
+        n -= 1
+        lo = stack[2 * n]
+        hi = stack[2 * n + 1]
+        while hi - lo >= SMALL_SORT:
+            i = _co_partition(V, R, lo, hi)
+            if hi - i > i - lo:
+                if hi > i:
+                    stack[2 * n] = i + 1
+                    stack[2 * n + 1] = hi
+                    n += 1
+                hi = i - 1
+            else:
+                if i > lo:
+                    stack[2 * n] = lo
+                    stack[2 * n + 1] = i - 1
+                    n += 1
+                lo = i + 1
+        _co_insertion_sort(V, R, lo, hi)
+
+
+#: below this many keys, :func:`sort_keys` uses quicksort, from it on an LSD radix sort
+RADIX_MIN = 1024
+#: key bits per radix pass (three passes cover the 34-bit keys of the exhaustive splitter)
+RADIX_BITS = 12
+
+
+@njit(cache=True, nogil=True)
+def _value_key(x):
+    """An unsigned 32-bit integer ordered as the float32 ``x`` (finite; -0.0 counts as 0.0)."""
+    b = np.float32(x + np.float32(0.0)).view(np.uint32)
+    if b & np.uint32(0x80000000):
+        return np.uint32(~b)
+    return np.uint32(b | np.uint32(0x80000000))
+
+
+@njit(cache=True, nogil=True)
+def _key_value(t):
+    """The float32 whose :func:`_value_key` is ``t``."""
+    flip = np.uint32(0x80000000) if t & np.uint32(0x80000000) else np.uint32(0xFFFFFFFF)
+    b = np.uint32(t ^ flip)
+    return b.view(np.float32)
+
+
+@njit(cache=True, nogil=True)
+def _quicksort_keys(K, low, high, stack):
+    """Sort the integers ``K[low:high + 1]`` in place (median-of-three quicksort,
+    insertion sort below :data:`SMALL_SORT`)."""
+    if high <= low:
+        return
+    stack[0] = low
+    stack[1] = high
+    n = 1
+    while n > 0:
+        n -= 1
+        lo = stack[2 * n]
+        hi = stack[2 * n + 1]
+        while hi - lo >= SMALL_SORT:
+            mid = (lo + hi) >> 1
+            if K[mid] < K[lo]:
+                K[lo], K[mid] = K[mid], K[lo]
+            if K[hi] < K[mid]:
+                K[hi], K[mid] = K[mid], K[hi]
+            if K[mid] < K[lo]:
+                K[lo], K[mid] = K[mid], K[lo]
+            pivot = K[mid]
+            K[hi], K[mid] = K[mid], K[hi]
+            i = lo
+            j = hi - 1
+            while True:
+                while i < hi and K[i] < pivot:
+                    i += 1
+                while j >= lo and pivot < K[j]:
+                    j -= 1
+                if i >= j:
+                    break
+                K[i], K[j] = K[j], K[i]
+                i += 1
+                j -= 1
+            K[i], K[hi] = K[hi], K[i]
+            if hi - i > i - lo:
+                if hi > i:
+                    stack[2 * n] = i + 1
+                    stack[2 * n + 1] = hi
+                    n += 1
+                hi = i - 1
+            else:
+                if i > lo:
+                    stack[2 * n] = lo
+                    stack[2 * n + 1] = i - 1
+                    n += 1
+                lo = i + 1
+        for i in range(lo + 1, hi + 1):
+            v = K[i]
+            j = i
+            while j > lo and v < K[j - 1]:
+                K[j] = K[j - 1]
+                j -= 1
+            K[j] = v
+
+
+@njit(cache=True, nogil=True)
+def sort_keys(K, tmp, start, end, stack, hist):
+    """Sort the 34-bit keys ``K[start:end]`` in place: quicksort below :data:`RADIX_MIN`
+    keys, else an LSD radix sort in passes of :data:`RADIX_BITS` bits through ``tmp``
+    (passes whose digit is the same for every key are skipped). ``hist``: int64,
+    ``3 << RADIX_BITS``."""
+    m = end - start
+    if m < RADIX_MIN:
+        _quicksort_keys(K, start, end - 1, stack)
+        return
+    nb = 1 << RADIX_BITS
+    mask = np.uint64(nb - 1)
+    sh1 = np.uint64(RADIX_BITS)
+    sh2 = np.uint64(2 * RADIX_BITS)
+    hist[:] = 0
+    for i in range(start, end):
+        k = K[i]
+        hist[k & mask] += 1
+        hist[nb + ((k >> sh1) & mask)] += 1
+        hist[2 * nb + ((k >> sh2) & mask)] += 1
+    in_k = True  # the keys are in K (else in tmp)
+    for p in range(3):
+        base = p * nb
+        shift = np.uint64(p * RADIX_BITS)
+        first = K[start] if in_k else tmp[start]
+        if hist[base + ((first >> shift) & mask)] == m:
+            continue  # every key has this digit: the pass would not move anything
+        total = start
+        for b in range(nb):
+            c = hist[base + b]
+            hist[base + b] = total
+            total += c
+        if in_k:
+            for i in range(start, end):
+                k = K[i]
+                dgt = base + ((k >> shift) & mask)
+                pos = hist[dgt]
+                tmp[pos] = k
+                hist[dgt] = pos + 1
+        else:
+            for i in range(start, end):
+                k = tmp[i]
+                dgt = base + ((k >> shift) & mask)
+                pos = hist[dgt]
+                K[pos] = k
+                hist[dgt] = pos + 1
+        in_k = not in_k
+    if not in_k:
+        for i in range(start, end):
+            K[i] = tmp[i]
+
+
 # --------------------------------------------------------------------------- builder
 
 @njit(cache=True, nogil=True)
@@ -151,6 +386,37 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     _next_u64(state)  # decorrelate small consecutive seeds
 
     vals = np.empty(n_total, np.float32)
+    # exhaustive splitter: the node's values sorted, and their positions in samples[]
+    sorted_vals = np.empty(n_total, np.float32)
+    order = np.empty(n_total, np.int64)
+    sort_stack = np.empty(2 * SORT_STACK, np.int64)
+    # With two-valued weights -- every row's a in {0, ca} and u in {0, cu}, as without
+    # sample weights -- the running sums at each distinct value do not depend on the order
+    # of the rows that share the value, so the exhaustive splitter sorts one array of keys
+    # (the value's order-preserving bits, then a 2-bit class: a > 0, u > 0) and reads the
+    # weights from the class; otherwise it sorts the values with their positions as
+    # numba's argsort does (co_sort), which fixes the order of the sums among tied values.
+    ca = 0.0
+    cu = 0.0
+    two_valued = True
+    for i in range(n_total):
+        ai = a[samples[i]]
+        ui = u[samples[i]]
+        if ai != 0.0:
+            if ca == 0.0:
+                ca = ai
+            elif ai != ca:
+                two_valued = False
+        if ui != 0.0:
+            if cu == 0.0:
+                cu = ui
+            elif ui != cu:
+                two_valued = False
+    class_a = np.array([0.0, ca, 0.0, ca])
+    class_u = np.array([0.0, 0.0, cu, cu])
+    keys = np.empty(n_total if two_valued else 0, np.uint64)
+    keys_tmp = np.empty(n_total if (two_valued and n_total >= RADIX_MIN) else 0, np.uint64)
+    radix_hist = np.empty(3 << RADIX_BITS, np.int64)
     # the best feature's node values so far, kept to partition without a second gather
     best_vals = np.empty(n_total, np.float32)
     # per-sample weights kept in sample order (sequential access in the split scans)
@@ -307,18 +573,47 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                         best_f = f
                         best_t = t
                         improved = True
+            elif two_valued:
+                m = n_node
+                for i in range(start, end):
+                    cls = (1 if sa[i] != 0.0 else 0) + (2 if su[i] != 0.0 else 0)
+                    keys[i] = (np.uint64(_value_key(vals[i])) << np.uint64(2)) | np.uint64(cls)
+                sort_keys(keys, keys_tmp, start, end, sort_stack, radix_hist)
+                wp_l = 0.0
+                w_l = 0.0
+                t1 = keys[start] >> np.uint64(2)
+                for k in range(m - 1):
+                    key = keys[start + k]
+                    cls = key & np.uint64(3)
+                    wp_l += class_a[cls]
+                    w_l += class_u[cls]
+                    t0 = t1
+                    t1 = keys[start + k + 1] >> np.uint64(2)
+                    if t1 == t0:
+                        continue
+                    n_l = k + 1
+                    if n_l < min_samples_leaf or m - n_l < min_samples_leaf:
+                        continue
+                    gain = split_improvement(crit, impurity, wp_l, w_l, wp - wp_l, w - w_l)
+                    if gain > best_gain + tie:
+                        best_gain = gain
+                        best_f = f
+                        best_t = 0.5 * (float(_key_value(np.uint32(t0))) + float(_key_value(np.uint32(t1))))
+                        improved = True
             else:
                 m = n_node
-                seg = vals[start:end]
-                idx = np.argsort(seg, kind="quicksort")
-                sorted_vals = seg[idx]
+                for i in range(start, end):
+                    sorted_vals[i] = vals[i]
+                    order[i] = i
+                co_sort(sorted_vals, order, start, end - 1, sort_stack)
                 wp_l = 0.0
                 w_l = 0.0
                 for k in range(m - 1):
-                    wp_l += sa[start + idx[k]]
-                    w_l += su[start + idx[k]]
-                    x0 = sorted_vals[k]
-                    x1 = sorted_vals[k + 1]
+                    o = order[start + k]
+                    wp_l += sa[o]
+                    w_l += su[o]
+                    x0 = sorted_vals[start + k]
+                    x1 = sorted_vals[start + k + 1]
                     if not (x1 > x0):
                         continue
                     n_l = k + 1
