@@ -98,7 +98,15 @@ def test_high_dimensional_data_use_the_active_set_solver():
     s = np.r_[np.ones(60, int), np.zeros(140, int)]
     est = KMPriorEstimator().fit(X, s)
     assert est.solver_ == "active-set" and est.rank_ is None
-    assert 0.0 <= est.alpha_ <= 0.875
+    # every distance of the bisection is the QP's optimum: the interior point's d to about
+    # the square root of its duality gap (1e-11), from above (a bound on alpha_ could not
+    # fail: the bracket caps it at 0.875 and the base class clips it to [0, 1])
+    _, K, _ = km_kernel(X[s == 0], X[s == 1])
+    assert len(est.distance_curve_) > 2
+    for lam, d in est.distance_curve_.items():
+        u = np.r_[np.full(140, lam / 140), np.full(60, (1 - lam) / 60)]
+        d_ipm = math.sqrt(_simplex_qp_ipm(K, u))
+        assert d == pytest.approx(d_ipm, abs=5e-6) and d <= d_ipm + 1e-9, lam
 
 
 def _full_rank_kernel(N=150, M=100, d=30, seed=7):

@@ -71,7 +71,8 @@ def test_bags_hold_every_positive_and_k_draws_and_oob_scores_only_out_of_bag_row
     kind = "decision_function" if isinstance(base, SVC) else "predict_proba"
     assert m.score_kind_ == kind
     total, count = np.zeros(U.size), np.zeros(U.size)
-    for model, rows in zip(m.estimators_, m.estimators_samples_):
+    assert len(m.estimators_) == 7
+    for model, rows in zip(m.estimators_, m.estimators_samples_, strict=True):
         assert rows.size == P.size + m.max_samples_
         np.testing.assert_array_equal(rows[: P.size], P)  # every labeled positive, once
         assert np.isin(rows[P.size:], U).all()  # the draws are unlabeled rows
@@ -107,7 +108,8 @@ def test_same_result_for_any_n_jobs(base):
     np.testing.assert_array_equal(a.predict_proba(X), b.predict_proba(X))
     np.testing.assert_array_equal(a.mean_score(X), b.mean_score(X))
     np.testing.assert_array_equal(a.oob_decision_, b.oob_decision_)
-    for ra, rb in zip(a.estimators_samples_, b.estimators_samples_):
+    assert len(a.estimators_samples_) == 9
+    for ra, rb in zip(a.estimators_samples_, b.estimators_samples_, strict=True):
         np.testing.assert_array_equal(ra, rb)
     c = PUBaggingClassifier(base, n_estimators=9, random_state=8).fit(X, s)
     assert not np.array_equal(a.oob_decision_, c.oob_decision_, equal_nan=True)

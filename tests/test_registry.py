@@ -7,14 +7,24 @@ import pytest
 from pu_lib import registry
 
 
-def test_every_entry_imports_and_has_the_kinds_interface():
+def test_every_entry_is_an_estimator_of_its_kind():
+    """A classifier entry makes a scikit-learn classifier (ClassifierMixin: predict,
+    predict_proba, score; is_classifier), a prior entry a BasePriorEstimator (fit sets
+    alpha_, prior_, c_) that is no classifier; the class is the registered one. Every entry
+    is fitted and used by scikit-learn's estimator checks (test_sklearn_checks.py)."""
+    from sklearn.base import BaseEstimator, ClassifierMixin, is_classifier
+
+    from pu_lib.prior.base import BasePriorEstimator
+
     for name in registry.names():
         cls = registry.method_class(name)
         est = registry.make_estimator(name)
-        assert hasattr(est, "fit") and hasattr(est, "get_params"), name
+        assert type(est) is cls and isinstance(est, BaseEstimator), name
         if registry.METHODS[name].kind == "classifier":
-            assert hasattr(cls, "predict") and hasattr(cls, "predict_proba"), name
+            assert isinstance(est, ClassifierMixin) and is_classifier(est), name
+            assert callable(getattr(est, "predict_proba", None)), name
         else:
+            assert isinstance(est, BasePriorEstimator) and not is_classifier(est), name
             assert not hasattr(cls, "predict"), name
         assert registry.METHODS[name].takes_base == ("estimator" in est.get_params(deep=False)), name
 

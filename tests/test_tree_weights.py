@@ -113,7 +113,8 @@ def test_constant_weights_do_not_change_the_trees():
     X, y, s = pu_data()
     a = PUExtraTreesClassifier(n_estimators=4, prior=0.45, random_state=0).fit(X, s, sample_weight=np.full(len(s), 3.0))
     b = PUExtraTreesClassifier(n_estimators=4, prior=0.45, random_state=0).fit(X, s)
-    for ta, tb in zip(a.trees_, b.trees_):
+    assert len(a.trees_) > 0  # an empty forest would pass the loop
+    for ta, tb in zip(a.trees_, b.trees_, strict=True):
         assert_array_equal(ta.feature, tb.feature)
         assert_array_equal(ta.threshold, tb.threshold)
         assert_allclose(ta.value, tb.value, rtol=1e-12)
@@ -193,7 +194,7 @@ def test_forest_estimators_are_fitted_single_trees_that_make_up_the_forest(name)
     forest = fit(name, X, y, s)
     single = PUDecisionTreeClassifier if name == "pu_extra_trees" else PNDecisionTreeClassifier
     assert len(forest.estimators_) == len(forest.trees_) == forest.n_estimators
-    for est, tree in zip(forest.estimators_, forest.trees_):
+    for est, tree in zip(forest.estimators_, forest.trees_, strict=True):
         assert type(est) is single
         check_is_fitted(est)
         assert est.tree_ is tree
