@@ -1,26 +1,39 @@
-"""Benchmark: PU-SHRF and PU-HRF (pu_lib.trees.PUHellingerForestClassifier) against
-scikit-learn's RandomForestClassifier, side by side in one run.
+"""Benchmark: PU-SHRF, PU-HRF (pu_lib.trees.PUHellingerForestClassifier) and a bagged HDT
+forest against scikit-learn's RandomForestClassifier, side by side in one run, per node.
 
-For each size (``--sizes``, default ``20000x20`` and ``200000x50``): imbalanced data from
-``make_classification(n, d, n_informative=d // 2, weights=[0.95])`` (5% positives), half
-of the positives labeled (SCAR), split 80 / 20. All three forests get the same training
-matrix (float32, C order), ``--n-estimators`` trees (default 100, the paper's), the same
-integer ``max_features = floor(sqrt(d))`` (scikit-learn's ``"sqrt"``), the same
-``--n-jobs`` and fully grown trees:
+Two kinds of data, each split 80 / 20 into training and test rows:
+
+* ``--sizes`` (default ``20000x20`` and ``200000x50``), imbalanced:
+  ``make_classification(n, d, n_informative=d // 2, weights=[0.95], flip_y=0.01)`` (5%
+  positives), half of the positives labeled (SCAR);
+* ``--balanced`` (default ``20000x20``):
+  ``make_classification(n, d, n_informative=d // 2, n_redundant=d // 5)`` (50%
+  positives), ``--n-labeled`` (default 1,000) positives of the training rows labeled.
+
+Every forest gets the same training matrix (float32, C order), ``--n-estimators`` trees
+(default 100, the paper's), the same integer ``max_features = floor(sqrt(d))``
+(scikit-learn's ``"sqrt"``), the same ``--n-jobs`` and fully grown trees:
 
 * PU-SHRF: ``bootstrap="stratified"`` (all labeled rows + ``K_U = n_U`` unlabeled draws),
   ``prior`` = the true positive fraction of the training rows;
 * PU-HRF: ``bootstrap="standard"``;
-* scikit-learn: ``RandomForestClassifier(criterion="gini", bootstrap=True)`` fitted on
-  ``s`` (the PN forest on the PU labels, which is what the PU-HDT paper's authors' code
-  extends).
+* HDT forest: :class:`pu_lib.trees.HellingerTreeClassifier` trees (``max_depth=None``)
+  on Breiman bootstrap samples of ``(X, s)``, grown by the engine's forest driver
+  (``pu_lib.trees._parallel.fit_trees``) as scikit-learn grows its trees (the package has
+  no HDT forest estimator);
+* scikit-learn: ``RandomForestClassifier(criterion="gini", bootstrap=True)`` on ``s`` (the
+  PN forest on the PU labels, which is what the PU-HDT paper's authors' code extends) and,
+  as a second reference, on the true labels ``y``.
 
-Reported: fit and predict (``predict_proba`` on the held-out rows) times, best of
-``--repeat``; nodes per tree; test AUC-PR against the true labels (a sanity check); and
-the ratios ours / scikit-learn's. The numba JIT is warmed up on a tiny forest first (its
-time is printed separately: a cache load after the first run).
+The models are fitted in turn, ``--repeat`` rounds (so each model sees the same machine
+load as the others). Reported per model: fit wall time (min and median over the rounds),
+nodes (all trees together), fit time per node (min and median), ``predict_proba`` time
+on the test rows (best of 3) and test AUC-PR against ``y`` (a sanity check); then per PU
+model the ratio of its time per node to scikit-learn's on ``s`` and on ``y`` (medians).
+The numba JIT is warmed up on tiny forests first (its time is printed separately).
 
-Run: ``python benchmarks/bench_hellinger.py [--sizes 20000x20 200000x50] [--n-jobs 1]``.
+Run: ``python benchmarks/bench_hellinger.py [--sizes 20000x20 200000x50] [--balanced
+20000x20] [--n-labeled 1000] [--n-jobs 2] [--repeat 3]``.
 """
 
 from __future__ import annotations
@@ -29,73 +42,138 @@ import argparse
 import time
 
 import numpy as np
-from _timing import timed
+from _timing import make_pu, timed
 from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.metrics import average_precision_score
 
-from pu_lib.trees import PUHellingerForestClassifier
+from pu_lib.trees import HellingerTreeClassifier, PUHellingerForestClassifier
+from pu_lib.trees._builder import forest_votes
+from pu_lib.trees._classes import _engine_params, _tree_seeds, pn_weights
+from pu_lib.trees._criteria import HELLINGER
+from pu_lib.trees._parallel import fit_trees, pack
 
 
-def make_data(n: int, d: int, seed: int = 0):
+def imbalanced_data(n: int, d: int, seed: int = 0):
     X, y = make_classification(n_samples=n, n_features=d, n_informative=max(2, d // 2), weights=[0.95],
                                flip_y=0.01, random_state=seed)
-    X = np.ascontiguousarray(X, dtype=np.float32)
     rng = np.random.default_rng(seed)
     s = ((y == 1) & (rng.random(n) < 0.5)).astype(np.int8)
+    return split(X, y, s)
+
+
+def balanced_data(n: int, d: int, n_labeled: int, seed: int = 0):
+    X, y = make_classification(n_samples=n, n_features=d, n_informative=max(2, d // 2), n_redundant=d // 5,
+                               random_state=seed)
     n_tr = int(0.8 * n)
+    s = np.zeros(n, np.int8)
+    s[:n_tr] = make_pu(y[:n_tr], n_labeled, seed)
+    return split(X, y, s)
+
+
+def split(X, y, s):
+    X = np.ascontiguousarray(X, dtype=np.float32)
+    n_tr = int(0.8 * X.shape[0])
     return X[:n_tr], y[:n_tr], s[:n_tr], X[n_tr:], y[n_tr:]
 
 
+class HDTForest:
+    """Bagged HDTs (HellingerTreeClassifier, fully grown) on the package's tree engine."""
 
-def n_nodes(model) -> float:
+    def __init__(self, n_estimators, max_features, n_jobs, random_state=0):
+        self.n_estimators, self.max_features, self.n_jobs, self.random_state = (
+            n_estimators, max_features, n_jobs, random_state)
+
+    def fit(self, X, s):
+        tree = HellingerTreeClassifier(max_depth=None, max_features=self.max_features)
+        params = _engine_params(tree, HELLINGER, "best", X.shape[1])
+        a, u = pn_weights(np.asarray(s))
+        self.trees_ = fit_trees(X, a, u, params, _tree_seeds(self.random_state, self.n_estimators),
+                                n_jobs=self.n_jobs, use_dask=False, bootstrap=True)
+        self._packed = pack(self.trees_)
+        return self
+
+    def predict_proba(self, X):
+        p = self._packed
+        _, vsum = forest_votes(X, p["offsets"], p["left"], p["right"], p["feature"], p["threshold"], p["value"])
+        p1 = vsum / len(self.trees_)
+        return np.column_stack([1.0 - p1, p1])
+
+
+def total_nodes(model) -> int:
     if hasattr(model, "trees_"):
-        return float(np.mean([t.node_count for t in model.trees_]))
-    return float(np.mean([e.tree_.node_count for e in model.estimators_]))
+        return int(sum(t.node_count for t in model.trees_))
+    return int(sum(e.tree_.node_count for e in model.estimators_))
+
+
+def run_shape(title, data, args):
+    X, y, s, Xt, yt = data
+    d = X.shape[1]
+    mf = max(1, int(np.floor(np.sqrt(d))))
+    prior = float(y.mean())
+    k = args.n_estimators
+    models = {
+        "PU-SHRF": (lambda: PUHellingerForestClassifier(
+            n_estimators=k, bootstrap="stratified", prior=prior, max_features=mf, n_jobs=args.n_jobs,
+            use_dask=False, random_state=0), s),
+        "PU-HRF": (lambda: PUHellingerForestClassifier(
+            n_estimators=k, bootstrap="standard", prior=prior, max_features=mf, n_jobs=args.n_jobs,
+            use_dask=False, random_state=0), s),
+        "HDT forest": (lambda: HDTForest(k, mf, args.n_jobs), s),
+        "sklearn RF s": (lambda: RandomForestClassifier(
+            n_estimators=k, max_features=mf, n_jobs=args.n_jobs, random_state=0), s),
+        "sklearn RF y": (lambda: RandomForestClassifier(
+            n_estimators=k, max_features=mf, n_jobs=args.n_jobs, random_state=0), y),
+    }
+    print(f"\n{title}: {len(y)} train rows x {d}, {int(s.sum())} labeled, prior {prior:.3f}; {k} trees, "
+          f"max_features {mf}, n_jobs {args.n_jobs}, {args.repeat} rounds")
+    fit_s = {name: [] for name in models}
+    fitted = {}
+    for _ in range(args.repeat):
+        for name, (make, labels) in models.items():
+            t0 = time.perf_counter()
+            fitted[name] = make().fit(X, labels)
+            fit_s[name].append(time.perf_counter() - t0)
+    print(f"{'model':<13} {'fit s min':>9} {'median':>7} {'nodes':>9} {'us/node min':>11} {'median':>7} "
+          f"{'predict s':>9} {'AUC-PR':>6}")
+    per_node = {}
+    for name, model in fitted.items():
+        nodes = total_nodes(model)
+        t = np.asarray(fit_s[name])
+        per_node[name] = np.median(t) / nodes * 1e6
+        pred_s, p = timed(lambda: model.predict_proba(Xt)[:, 1], 3)
+        print(f"{name:<13} {t.min():9.2f} {np.median(t):7.2f} {nodes:9d} {t.min() / nodes * 1e6:11.2f} "
+              f"{per_node[name]:7.2f} {pred_s:9.3f} {average_precision_score(yt, p):6.3f}")
+    for name in ("PU-SHRF", "PU-HRF", "HDT forest"):
+        print(f"time per node, {name} / sklearn RF: {per_node[name] / per_node['sklearn RF s']:.2f}x on s, "
+              f"{per_node[name] / per_node['sklearn RF y']:.2f}x on y (medians)")
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--sizes", nargs="+", default=["20000x20", "200000x50"])
+    ap.add_argument("--sizes", nargs="*", default=["20000x20", "200000x50"])
+    ap.add_argument("--balanced", nargs="*", default=["20000x20"])
+    ap.add_argument("--n-labeled", type=int, default=1000)
     ap.add_argument("--n-estimators", type=int, default=100)
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1)
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
-    Xw, yw, sw, _, _ = make_data(500, 5)
+    Xw, yw, sw, _, _ = imbalanced_data(500, 5)
     PUHellingerForestClassifier(n_estimators=2, prior=0.05, random_state=0).fit(Xw, sw).predict_proba(Xw)
+    HDTForest(2, 2, 1).fit(Xw, sw).predict_proba(Xw)
     print(f"numba warm-up (compile or cache load): {time.perf_counter() - t0:.1f} s")
 
+    def shape(size):
+        return tuple(int(v) for v in size.lower().split("x"))
+
     for size in args.sizes:
-        n, d = (int(v) for v in size.lower().split("x"))
-        X, y, s, Xt, yt = make_data(n, d)
-        mf = max(1, int(np.floor(np.sqrt(d))))
-        prior = float(y.mean())
-        models = {
-            "PU-SHRF": lambda: PUHellingerForestClassifier(
-                n_estimators=args.n_estimators, bootstrap="stratified", prior=prior, max_features=mf,
-                n_jobs=args.n_jobs, use_dask=False, random_state=0),
-            "PU-HRF": lambda: PUHellingerForestClassifier(
-                n_estimators=args.n_estimators, bootstrap="standard", prior=prior, max_features=mf,
-                n_jobs=args.n_jobs, use_dask=False, random_state=0),
-            "sklearn RF": lambda: RandomForestClassifier(
-                n_estimators=args.n_estimators, max_features=mf, n_jobs=args.n_jobs, random_state=0),
-        }
-        print(f"\n{n} x {d} ({len(y)} train rows, {int(s.sum())} labeled, prior {prior:.3f}), "
-              f"{args.n_estimators} trees, max_features {mf}, n_jobs {args.n_jobs}")
-        print(f"{'model':<11} {'fit s':>8} {'predict s':>10} {'nodes/tree':>11} {'AUC-PR':>7}")
-        res = {}
-        for name, make in models.items():
-            fit_s, model = timed(lambda: make().fit(X, s), args.repeat)
-            pred_s, p = timed(lambda: model.predict_proba(Xt)[:, 1], max(3, args.repeat))
-            res[name] = (fit_s, pred_s)
-            print(f"{name:<11} {fit_s:8.2f} {pred_s:10.3f} {n_nodes(model):11.0f} "
-                  f"{average_precision_score(yt, p):7.3f}")
-        ref_fit, ref_pred = res["sklearn RF"]
-        for name in ("PU-SHRF", "PU-HRF"):
-            print(f"ratio {name} / sklearn RF: fit {res[name][0] / ref_fit:.2f}x, "
-                  f"predict {res[name][1] / ref_pred:.2f}x")
+        n, d = shape(size)
+        run_shape(f"imbalanced {n} x {d}", imbalanced_data(n, d), args)
+    for size in args.balanced:
+        n, d = shape(size)
+        run_shape(f"balanced {n} x {d}", balanced_data(n, d, args.n_labeled), args)
 
 
 if __name__ == "__main__":

@@ -386,9 +386,6 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     _next_u64(state)  # decorrelate small consecutive seeds
 
     vals = np.empty(n_total, np.float32)
-    # exhaustive splitter: the node's values sorted, and their positions in samples[]
-    sorted_vals = np.empty(n_total, np.float32)
-    order = np.empty(n_total, np.int64)
     sort_stack = np.empty(2 * SORT_STACK, np.int64)
     # With two-valued weights -- every row's a in {0, ca} and u in {0, cu}, as without
     # sample weights -- the running sums at each distinct value do not depend on the order
@@ -414,9 +411,14 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 two_valued = False
     class_a = np.array([0.0, ca, 0.0, ca])
     class_u = np.array([0.0, 0.0, cu, cu])
-    keys = np.empty(n_total if two_valued else 0, np.uint64)
-    keys_tmp = np.empty(n_total if (two_valued and n_total >= RADIX_MIN) else 0, np.uint64)
-    radix_hist = np.empty(3 << RADIX_BITS, np.int64)
+    best = splitter == SPLIT_BEST
+    n_keys = n_total if (best and two_valued) else 0
+    keys = np.empty(n_keys, np.uint64)
+    keys_tmp = np.empty(n_keys if n_keys >= RADIX_MIN else 0, np.uint64)
+    n_co = n_total if (best and not two_valued) else 0
+    sorted_vals = np.empty(n_co, np.float32)
+    order = np.empty(n_co, np.int64)
+    radix_hist = np.empty((3 << RADIX_BITS) if n_keys >= RADIX_MIN else 0, np.int64)
     # the best feature's node values so far, kept to partition without a second gather
     best_vals = np.empty(n_total, np.float32)
     # per-sample weights kept in sample order (sequential access in the split scans)
