@@ -591,6 +591,9 @@ def test_sar_em_converges_with_non_decreasing_log_likelihood(em_fit):
     solver's tolerance): every step's change is >= -1e-8 (measured minimum +3e-7)."""
     model, _ = em_fit
     assert model.converged_ is True
+    # measured 85 of max_iter 500 (OpenBLAS SkylakeX and Haswell kernels); near the stop the
+    # slope falls ~5% a step, so rounding can move the count by one, far inside these bounds,
+    # which say only that EM took many steps and stopped by its rule, not at max_iter
     assert 10 < model.n_iter_ < model.max_iter
     ll = model.log_likelihoods_
     assert ll.shape == (model.n_iter_ + 1,)
