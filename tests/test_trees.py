@@ -365,7 +365,8 @@ def test_nnpu_savage_gives_identical_trees_to_nnpu_quadratic():
     X, y, s = pu_data()
     q = PUExtraTreesClassifier(n_estimators=5, risk="nnpu", loss="quadratic", prior=y.mean(), random_state=3).fit(X, s)
     v = PUExtraTreesClassifier(n_estimators=5, risk="nnpu", loss="savage", prior=y.mean(), random_state=3).fit(X, s)
-    for a, b in zip(q.trees_, v.trees_):
+    assert len(q.trees_) > 0  # an empty forest would pass the loop
+    for a, b in zip(q.trees_, v.trees_, strict=True):
         trees_equal(a, b)
 
 
@@ -376,7 +377,8 @@ def test_paper_protocol_same_forest_single_training_set_or_case_control():
     Xc = np.vstack([X[s == 1], X])
     sc = np.r_[np.ones(s.sum(), int), np.zeros(len(s), int)]
     b = PUExtraTreesClassifier(n_estimators=8, prior=pi, scenario="case_control", random_state=7).fit(Xc, sc)
-    for ta, tb in zip(a.trees_, b.trees_):
+    assert len(a.trees_) > 0  # an empty forest would pass the loop
+    for ta, tb in zip(a.trees_, b.trees_, strict=True):
         trees_equal(ta, tb)   # sample counts differ (labeled rows counted twice), weights do not
     np.testing.assert_array_equal(a.predict(X), b.predict(X))
 
@@ -419,7 +421,8 @@ def test_same_forest_for_any_number_of_threads():
     m1 = PUExtraTreesClassifier(n_estimators=12, prior=y.mean(), random_state=11, n_jobs=1).fit(X, s)
     m2 = PUExtraTreesClassifier(n_estimators=12, prior=y.mean(), random_state=11, n_jobs=2).fit(X, s)
     m4 = PUExtraTreesClassifier(n_estimators=12, prior=y.mean(), random_state=11, n_jobs=4).fit(X, s)
-    for a, b, c in zip(m1.trees_, m2.trees_, m4.trees_):
+    assert len(m1.trees_) > 0  # an empty forest would pass the loop
+    for a, b, c in zip(m1.trees_, m2.trees_, m4.trees_, strict=True):
         trees_equal(a, b)
         trees_equal(a, c)
     np.testing.assert_array_equal(m1.predict_proba(X), m4.predict_proba(X))
@@ -433,7 +436,8 @@ def test_same_forest_for_1_2_4_dask_workers():
         with distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=False,
                                       dashboard_address=None) as cluster, distributed.Client(cluster):
             m = PUExtraTreesClassifier(n_estimators=10, prior=y.mean(), random_state=5, use_dask=True).fit(X, s)
-        for a, b in zip(ref.trees_, m.trees_):
+        assert len(ref.trees_) > 0  # an empty forest would pass the loop
+        for a, b in zip(ref.trees_, m.trees_, strict=True):
             trees_equal(a, b)
 
 
@@ -444,7 +448,8 @@ def test_dask_with_worker_processes():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
         m = PNExtraTreesClassifier(n_estimators=6, random_state=2).fit(X, y)  # use_dask="auto"
-    for a, b in zip(ref.trees_, m.trees_):
+    assert len(ref.trees_) > 0  # an empty forest would pass the loop
+    for a, b in zip(ref.trees_, m.trees_, strict=True):
         trees_equal(a, b)
 
 
@@ -629,13 +634,14 @@ def test_feature_draw_rules():
     # without constant features the two rules draw and evaluate the same features
     a = PNExtraTreesClassifier(n_estimators=3, feature_draw="any", max_features=2, random_state=4).fit(X, y)
     b = PNExtraTreesClassifier(n_estimators=3, feature_draw="nonconstant", max_features=2, random_state=4).fit(X, y)
-    for ta, tb in zip(a.trees_, b.trees_):
+    assert len(a.trees_) > 0  # an empty forest would pass the loop
+    for ta, tb in zip(a.trees_, b.trees_, strict=True):
         trees_equal(ta, tb)
     # with many constant features, scikit-learn's rule evaluates fewer features per node
     Xc = np.hstack([X, np.zeros((len(X), 30), np.float32)])
     a = PNExtraTreesClassifier(n_estimators=5, feature_draw="any", max_features=6, random_state=4).fit(Xc, y)
     b = PNExtraTreesClassifier(n_estimators=5, feature_draw="nonconstant", max_features=6, random_state=4).fit(Xc, y)
-    assert any(ta.node_count != tb.node_count for ta, tb in zip(a.trees_, b.trees_))
+    assert any(ta.node_count != tb.node_count for ta, tb in zip(a.trees_, b.trees_, strict=True))
     assert PUExtraTreesClassifier().feature_draw == "nonconstant"      # the paper's Algorithm 5
     assert PNExtraTreesClassifier().feature_draw == "any"              # scikit-learn's ExtraTrees
     with pytest.raises(ValueError, match="feature_draw"):
@@ -647,7 +653,8 @@ def test_layout_does_not_change_the_forest():
     a = PUExtraTreesClassifier(n_estimators=4, prior=y.mean(), random_state=9).fit(np.ascontiguousarray(X), s)
     b = PUExtraTreesClassifier(n_estimators=4, prior=y.mean(), random_state=9).fit(np.asfortranarray(X), s)
     c = PUExtraTreesClassifier(n_estimators=4, prior=y.mean(), random_state=9).fit(X.astype(np.float64), s)
-    for ta, tb, tc in zip(a.trees_, b.trees_, c.trees_):
+    assert len(a.trees_) > 0  # an empty forest would pass the loop
+    for ta, tb, tc in zip(a.trees_, b.trees_, c.trees_, strict=True):
         trees_equal(ta, tb)
         trees_equal(ta, tc)
 
