@@ -154,6 +154,7 @@ def test_importances_through_the_hist_booster_match_xgboost():
     np.testing.assert_allclose(a_gain, b_gain, rtol=1e-3)
 
 
+@pytest.mark.slow
 def test_pulscar_with_the_hist_booster_on_the_scar_recipe():
     """PULSCAR with ``booster="hist_boost"`` on the authors' SCAR recipe: the mean of seeds
     0-2 within 0.05 of alpha at 0.1, 0.3 and 0.5 (with XGBoost: 0.111 / 0.324 / 0.513)."""
@@ -167,6 +168,7 @@ def test_pulscar_with_the_hist_booster_on_the_scar_recipe():
         assert abs(np.mean(est) - alpha) < 0.05, (alpha, est)
 
 
+@pytest.mark.slow
 def test_pulsnar_with_the_hist_booster_finds_the_subclasses():
     """PULSNAR with ``booster="hist_boost"`` on the SNAR recipe (alpha 0.3, seed 0): the
     five labeled subclasses come back as five clusters of 400 rows and the estimate is

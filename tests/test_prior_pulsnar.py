@@ -386,6 +386,7 @@ def test_nan_features_are_allowed_and_change_the_estimate_little(small_scar):
         assert abs(missing.alpha_ - full.alpha_) < 0.1, (missing.alpha_, full.alpha_)
 
 
+@pytest.mark.slow
 def test_pulscar_recovers_alpha_on_scar_data():
     """Paper's synthetic SCAR recipe (2,000 labeled, 6,000 unlabeled, 50 features,
     class_sep 0.3), PULSCAR's defaults (the authors' example settings). Measured over
@@ -399,6 +400,7 @@ def test_pulscar_recovers_alpha_on_scar_data():
     assert errors.mean() <= 0.04 and errors.max() <= 0.08, errors
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("frac", [0.3, 0.5])
 def test_pulsnar_on_the_synthetic_snar_recipe(frac):
     """Paper's synthetic SNAR recipe (five subclasses, 400 labeled each, unlabeled
