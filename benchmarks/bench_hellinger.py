@@ -27,9 +27,12 @@ Every forest gets the same training matrix (float32, C order), ``--n-estimators`
 
 The models are fitted in turn, ``--repeat`` rounds (so each model sees the same machine
 load as the others). Reported per model: fit wall time (min and median over the rounds),
-nodes (all trees together), fit time per node (min and median), ``predict_proba`` time
-on the test rows (best of 3) and test AUC-PR against ``y`` (a sanity check); then per PU
-model the ratio of its time per node to scikit-learn's on ``s`` and on ``y`` (medians).
+nodes (all trees together), fit time per node (min and median), rows per node (the
+training rows of the internal nodes summed, bootstrap repeats counted, over all nodes:
+how many rows each tried feature sorts per node built), fit time per such row,
+``predict_proba`` time on the test rows (best of 3) and test AUC-PR against ``y`` (a
+sanity check); then per Hellinger model the ratios of its time per node and per row to
+scikit-learn's on ``s`` and on ``y`` (medians).
 The numba JIT is warmed up on tiny forests first (its time is printed separately).
 
 Run: ``python benchmarks/bench_hellinger.py [--sizes 20000x20 200000x50] [--balanced
@@ -100,10 +103,14 @@ class HDTForest:
         return np.column_stack([1.0 - p1, p1])
 
 
-def total_nodes(model) -> int:
-    if hasattr(model, "trees_"):
-        return int(sum(t.node_count for t in model.trees_))
-    return int(sum(e.tree_.node_count for e in model.estimators_))
+def node_counts(model) -> tuple[int, int]:
+    """(nodes, rows entering split searches): all trees' nodes, and the training rows
+    (bootstrap repeats counted) of their internal nodes summed -- the rows each tried
+    feature sorts."""
+    trees = model.trees_ if hasattr(model, "trees_") else [e.tree_ for e in model.estimators_]
+    nodes = sum(int(t.node_count) for t in trees)
+    rows = sum(int(t.n_node_samples[t.children_left != -1].sum()) for t in trees)
+    return nodes, rows
 
 
 def run_shape(title, data, args):
@@ -135,18 +142,21 @@ def run_shape(title, data, args):
             fitted[name] = make().fit(X, labels)
             fit_s[name].append(time.perf_counter() - t0)
     print(f"{'model':<13} {'fit s min':>9} {'median':>7} {'nodes':>9} {'us/node min':>11} {'median':>7} "
-          f"{'predict s':>9} {'AUC-PR':>6}")
-    per_node = {}
+          f"{'rows/node':>9} {'ns/row':>6} {'predict s':>9} {'AUC-PR':>6}")
+    per_node, per_row = {}, {}
     for name, model in fitted.items():
-        nodes = total_nodes(model)
+        nodes, rows = node_counts(model)
         t = np.asarray(fit_s[name])
         per_node[name] = np.median(t) / nodes * 1e6
+        per_row[name] = np.median(t) / rows * 1e9
         pred_s, p = timed(lambda: model.predict_proba(Xt)[:, 1], 3)
         print(f"{name:<13} {t.min():9.2f} {np.median(t):7.2f} {nodes:9d} {t.min() / nodes * 1e6:11.2f} "
-              f"{per_node[name]:7.2f} {pred_s:9.3f} {average_precision_score(yt, p):6.3f}")
+              f"{per_node[name]:7.2f} {rows / nodes:9.1f} {per_row[name]:6.1f} {pred_s:9.3f} "
+              f"{average_precision_score(yt, p):6.3f}")
     for name in ("PU-SHRF", "PU-HRF", "HDT forest"):
-        print(f"time per node, {name} / sklearn RF: {per_node[name] / per_node['sklearn RF s']:.2f}x on s, "
-              f"{per_node[name] / per_node['sklearn RF y']:.2f}x on y (medians)")
+        print(f"{name} / sklearn RF, medians: time per node {per_node[name] / per_node['sklearn RF s']:.2f}x on s, "
+              f"{per_node[name] / per_node['sklearn RF y']:.2f}x on y; time per row in a split search "
+              f"{per_row[name] / per_row['sklearn RF s']:.2f}x on s, {per_row[name] / per_row['sklearn RF y']:.2f}x on y")
 
 
 def main(argv=None):

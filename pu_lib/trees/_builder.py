@@ -46,10 +46,20 @@ integer weight ``k`` grow the same tree as ``k`` copies of it.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 from numba import njit
 
-from pu_lib.trees._criteria import is_pure, node_impurity, node_value, split_improvement
+from pu_lib.trees._criteria import (
+    HD_TOL,
+    HELLINGER,
+    PU_HELLINGER,
+    is_pure,
+    node_impurity,
+    node_value,
+    split_improvement,
+)
 
 SPLIT_RANDOM = 0
 SPLIT_BEST = 1
@@ -322,6 +332,37 @@ def sort_keys(K, tmp, start, end, stack, hist):
             K[i] = tmp[i]
 
 
+@njit(cache=True, nogil=True, error_model="numpy")
+def hellinger_gains(pu, wp_left, w_left, wp, w, out, nb):
+    """``out[j] = split_improvement(crit, 0, wp_left[j], w_left[j], wp - wp_left[j], w -
+    w_left[j])`` for ``j < nb`` and the Hellinger criteria (``pu``: ``PU_HELLINGER``, else
+    ``HELLINGER``), with the same floating-point operations in the same order
+    (:func:`pu_lib.trees._criteria.hellinger_counts` and ``hellinger_distance``), hence the
+    same values; written without branches (selects, unguarded divisions under numpy's
+    error model) so that the compiler evaluates several splits per vector instruction."""
+    for j in range(nb):
+        wp_l = wp_left[j]
+        w_l = w_left[j]
+        wp_r = wp - wp_l
+        w_r = w - w_l
+        p_l = min(wp_l, w_l) if pu else wp_l
+        n_l = w_l - p_l
+        tol = HD_TOL * (abs(w_l) + abs(wp_l))
+        p_l = 0.0 if p_l < tol else p_l
+        n_l = 0.0 if n_l < tol else n_l
+        p_r = min(wp_r, w_r) if pu else wp_r
+        n_r = w_r - p_r
+        tol = HD_TOL * (abs(w_r) + abs(wp_r))
+        p_r = 0.0 if p_r < tol else p_r
+        n_r = 0.0 if n_r < tol else n_r
+        p = p_l + p_r
+        n = n_l + n_r
+        dl = math.sqrt(n_l / n) - math.sqrt(p_l / p)
+        dr = math.sqrt(n_r / n) - math.sqrt(p_r / p)
+        gain = (w_l + w_r) * math.sqrt(dl * dl + dr * dr)
+        out[j] = gain if (p > 0.0 and n > 0.0) else -np.inf
+
+
 # --------------------------------------------------------------------------- builder
 
 @njit(cache=True, nogil=True)
@@ -415,6 +456,12 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     n_keys = n_total if (best and two_valued) else 0
     keys = np.empty(n_keys, np.uint64)
     keys_tmp = np.empty(n_keys if n_keys >= RADIX_MIN else 0, np.uint64)
+    # the candidate cuts of one feature in a node: running sums, position, score
+    cut_wp = np.empty(n_keys, np.float64)
+    cut_w = np.empty(n_keys, np.float64)
+    cut_k = np.empty(n_keys, np.int64)
+    cut_gain = np.empty(n_keys, np.float64)
+    hellinger = crit == HELLINGER or crit == PU_HELLINGER
     n_co = n_total if (best and not two_valued) else 0
     sorted_vals = np.empty(n_co, np.float32)
     order = np.empty(n_co, np.int64)
@@ -583,6 +630,7 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 sort_keys(keys, keys_tmp, start, end, sort_stack, radix_hist)
                 wp_l = 0.0
                 w_l = 0.0
+                nb = 0
                 t1 = keys[start] >> np.uint64(2)
                 for k in range(m - 1):
                     key = keys[start + k]
@@ -596,10 +644,25 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                     n_l = k + 1
                     if n_l < min_samples_leaf or m - n_l < min_samples_leaf:
                         continue
-                    gain = split_improvement(crit, impurity, wp_l, w_l, wp - wp_l, w - w_l)
-                    if gain > best_gain + tie:
-                        best_gain = gain
+                    cut_wp[nb] = wp_l
+                    cut_w[nb] = w_l
+                    cut_k[nb] = start + k
+                    nb += 1
+                # score the candidate cuts (several at a time for the Hellinger criteria),
+                # then keep the first best in threshold order, as a one-pass scan would
+                if hellinger:
+                    hellinger_gains(crit == PU_HELLINGER, cut_wp, cut_w, wp, w, cut_gain, nb)
+                else:
+                    for j in range(nb):
+                        cut_gain[j] = split_improvement(crit, impurity, cut_wp[j], cut_w[j], wp - cut_wp[j],
+                                                        w - cut_w[j])
+                for j in range(nb):
+                    if cut_gain[j] > best_gain + tie:
+                        best_gain = cut_gain[j]
                         best_f = f
+                        kk = cut_k[j]
+                        t0 = keys[kk] >> np.uint64(2)
+                        t1 = keys[kk + 1] >> np.uint64(2)
                         best_t = 0.5 * (float(_key_value(np.uint32(t0))) + float(_key_value(np.uint32(t1))))
                         improved = True
             else:
