@@ -35,6 +35,7 @@ def _h(spec, pkg=None):
     return compute_code_hash(fit_roots(spec), package=pkg)
 
 
+@pytest.mark.slow
 def test_same_hash_in_a_copy_and_bytecode_caches_do_not_count(tmp_path):
     pkg = _copy(tmp_path)
     for spec in (NAIVE, ELKAN, PULSNAR, PU_HDT):
@@ -110,6 +111,7 @@ def test_closures_are_per_method():
     assert "pu_lib/experiments/curves.py" in set(code_files(fit_roots({"method": "ada_pu"}, staged_metrics=["f1"])))
 
 
+@pytest.mark.slow
 def test_every_registered_method_has_a_closure_with_its_class():
     for name in registry.names():
         spec = {"method": name}

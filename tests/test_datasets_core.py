@@ -404,6 +404,7 @@ def test_read_cifar10_tar_refuses_foreign_pickles(tmp_path):
         read_cifar10_tar(p)
 
 
+@pytest.mark.slow
 def test_prepare_download_only_cifar10_records_its_fingerprint(tmp_path):
     """The registry's cifar10 entry, pointed at a local fixture archive: download,
     convert, record the fingerprint on first build, reuse and detect tampering."""

@@ -28,6 +28,7 @@ def test_mirror_fingerprint_matches_registry(name):
     assert len(canon) == spec["n_rows"]
 
 
+@pytest.mark.slow
 def test_newsgroups_canonical(tmp_path):
     ds = load_dataset("newsgroups20_bydate", data_mirror=SHARED_DATASETS, cache_dir=tmp_path)
     assert ds.X.shape == (18846, 200) and ds.feature_names[0].startswith("word_")
@@ -90,6 +91,7 @@ def cache(tmp_path_factory):
     return tmp_path_factory.mktemp("pu_cache")
 
 
+@pytest.mark.slow
 def test_mnist_load_and_parity(cache):
     ds = load_dataset("mnist", data_mirror=SHARED_DATASETS, cache_dir=cache)
     assert ds.X.shape == (70000, 784) and ds.X.dtype == np.float32 and ds.X.flags.c_contiguous

@@ -200,6 +200,7 @@ def test_tabular_table_3_1(cache, name):
 
 
 @needs_mirror
+@pytest.mark.slow
 def test_newsgroups20_bow200(cache):
     # prepare_dataset checks the table against the registry fingerprint (recorded in an
     # earlier run): the 200 word-presence features are deterministic

@@ -377,6 +377,7 @@ def test_make_label_sets_runtime_check_names_the_dataset(bc_path):
 
 
 @needs_mirror
+@pytest.mark.slow
 def test_predefined_split_mnist_and_thyroid(tmp_path, schema_path):
     cfg = {
         "seed": 3,

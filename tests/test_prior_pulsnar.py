@@ -341,6 +341,7 @@ def test_pulsnar_estimate_independent_of_n_jobs_and_sums_cluster_alphas(small_sc
     assert np.array_equal(a.cluster_probs_unlabeled_, b.cluster_probs_unlabeled_)
 
 
+@pytest.mark.slow
 def test_n_iterations_averages_runs_with_other_folds(small_scar):
     """The authors' n_iterations: iteration 0 is the single run (same seeds); every further
     iteration has its own folds; alpha is the mean of the iterations' estimates; PULSNAR

@@ -61,6 +61,7 @@ def process_client():
         yield c
 
 
+@pytest.mark.slow
 def test_large_arrays_go_through_shared_memory_once_per_machine(process_client, monkeypatch):
     import os
 
@@ -112,6 +113,7 @@ def test_stale_shared_memory_directories_of_dead_processes_are_removed(tmp_path,
     assert not os.path.exists(stale)
 
 
+@pytest.mark.slow
 def test_forest_with_shared_memory_survives_a_killed_worker(monkeypatch):
     """SIGKILL one of two worker processes while the forest's tasks run on X mapped from
     shared memory: the nanny restarts it, the new process opens the same file, Dask reruns

@@ -441,6 +441,7 @@ def test_same_forest_for_1_2_4_dask_workers():
             trees_equal(a, b)
 
 
+@pytest.mark.slow
 def test_dask_with_worker_processes():
     distributed = pytest.importorskip("distributed")
     X, y, s = pu_data()
