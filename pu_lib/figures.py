@@ -8,6 +8,7 @@ The figures draw a :class:`pu_lib.stats.Comparison` (see :func:`pu_lib.stats.com
 * :func:`rank_plot` / :func:`rank_plots`: the per-block ranks behind the average ranks
   (box plots and a heat map of the rank matrix);
 * :func:`notice_figure`: a figure stating why no comparison could be computed;
+* :func:`draw_points`: the repetitions' values where too few repetitions leave no interval;
 * :func:`decision_regions`: 2-D decision regions of fitted classifiers over PU points
   (the PU-HDT paper's Figure 2);
 * :func:`save_figure`: atomic output to one or more files (format from the suffix).
@@ -38,6 +39,7 @@ __all__ = [
     "cd_diagram",
     "cd_diagrams",
     "decision_regions",
+    "draw_points",
     "rank_plot",
     "rank_plots",
     "save_figure",
@@ -561,6 +563,20 @@ def notice_figure(message: str):
 
 
 _RASTER = {"png", "jpg", "jpeg", "tif", "tiff", "webp"}
+
+
+def draw_points(ax, xs, points, *, color, marker: str = "o", ms: float = 3.5, zorder: int = 3) -> None:
+    """The repetitions' values where a summary has no interval (fewer than
+    :data:`pu_lib.reporting.MIN_INTERVAL_N` repetitions): hollow markers at each x, one per
+    value. ``points`` holds a list of values (or None: nothing drawn) per x."""
+    px, py = [], []
+    for x, values in zip(xs, points):
+        if values is None or (isinstance(values, float) and math.isnan(values)):
+            continue
+        px += [x] * len(values)
+        py += list(values)
+    if px:
+        ax.plot(px, py, ls="none", marker=marker, ms=ms, mfc="none", mec=color, mew=0.9, zorder=zorder)
 
 
 def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: int = 6, bottom: float = 0.06):

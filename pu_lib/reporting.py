@@ -219,6 +219,79 @@ class PaperTable:
         return self.to_frame().to_csv(index=False, float_format="%.6g")
 
 
+#: fewest repetitions for an interval over repetitions: below, tables and figures show the
+#: repetitions' values themselves (:func:`mean_interval`)
+MIN_INTERVAL_N = 3
+
+_UNIT = (0.0, 1.0)
+_NONNEGATIVE = (0.0, float("inf"))
+#: the range of a quantity that intervals are clipped to (:func:`value_range`)
+VALUE_RANGES = {
+    **{name: _UNIT for name in (
+        "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "average_precision", "brier", "prior_abs_error",
+        "train_pu_risk_01", "test_pn_risk_01", "propensity_mse",
+        "alpha_u_true", "alpha_u_hat", "prior_true", "prior_hat", "c_true", "c_hat",
+        "alpha_u_abs_error", "c_abs_error")},
+    "mcc": (-1.0, 1.0),
+    **{name: _NONNEGATIVE for name in ("fit_seconds", "predict_seconds", "ms_per_example", "n_clusters",
+                                       "lee_liu")},
+}
+
+
+def value_range(name: str) -> tuple[float, float]:
+    """``(low, high)``: the values a metric or result column can take (fractions,
+    probabilities and scores in [0, 1], MCC in [-1, 1], times and counts non-negative);
+    ``(-inf, inf)`` for a name not in :data:`VALUE_RANGES`."""
+    return VALUE_RANGES.get(name, (-float("inf"), float("inf")))
+
+
+def mean_interval(mean, sd, n, level: float = 0.95, bounds: tuple[float, float] | None = None,
+                  min_n: int = MIN_INTERVAL_N):
+    """``(lo, hi)``: the ``level`` interval of a mean over ``n`` repetitions, elementwise.
+
+    Student's t interval ``mean +- t_{(1 + level) / 2, n - 1} sd / sqrt(n)``, with ``sd``
+    the sample standard deviation (ddof = 1). A workflow experiment has 2-40 repetitions:
+    t with n - 1 degrees of freedom is the interval that accounts for estimating the sd
+    from so few values (a normal 1.96 would be too narrow), and the repetitions' means of
+    metrics and estimates are close to normal. A bootstrap percentile interval needs some
+    tens of repetitions before its ends mean anything, so it is not used here. The ends
+    are clipped to ``bounds`` (:func:`value_range`: an estimate of alpha stays in [0, 1])
+    since a symmetric interval can overshoot a bounded quantity.
+
+    Where ``n < min_n`` (default :data:`MIN_INTERVAL_N` = 3) both ends are NaN: with two
+    repetitions t_{0.975, 1} = 12.7, an interval about nine times as wide as the two
+    values' spread, which says nothing; tables and figures show the values instead.
+    """
+    from scipy import stats as st
+
+    if not 0 < level < 1:
+        raise ValueError(f"level must lie in (0, 1), got {level}")
+    if min_n < 2:
+        raise ValueError(f"min_n must be at least 2 (an sd needs two values), got {min_n}")
+    mean = np.asarray(mean, dtype=float)
+    n = np.asarray(n, dtype=float)
+    ok = n >= min_n
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = np.where(ok, st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1)), np.nan)
+        half = t * np.asarray(sd, dtype=float) / np.sqrt(n)
+    lo, hi = mean - half, mean + half
+    if bounds is not None:
+        lo, hi = np.clip(lo, *bounds), np.clip(hi, *bounds)
+    return lo, hi
+
+
+def interval_cell(mean, lo, hi, points=None, decimals: int = 3) -> str:
+    """One table cell of :func:`mean_interval`: ``"0.276 [0.241, 0.311]"``; without an
+    interval (fewer than :data:`MIN_INTERVAL_N` repetitions) the mean and the repetitions'
+    values, ``"0.276 (values 0.250, 0.302)"``, or the mean alone with one value."""
+    f = f"{{:.{decimals}f}}"
+    if lo is not None and np.isfinite(lo) and hi is not None and np.isfinite(hi):
+        return f"{f.format(mean)} [{f.format(lo)}, {f.format(hi)}]"
+    if points is not None and len(points) > 1:
+        return f"{f.format(mean)} (values {', '.join(f.format(v) for v in points)})"
+    return f.format(mean)
+
+
 def _tex(s: str) -> str:
     repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
@@ -590,4 +663,5 @@ def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setti
 
 __all__ = ["PaperTable", "per_dataset_tables", "resolved_setting", "row_settings", "select_settings",
            "setting_matches", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
-           "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS"]
+           "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS", "MIN_INTERVAL_N",
+           "VALUE_RANGES", "interval_cell", "mean_interval", "value_range"]

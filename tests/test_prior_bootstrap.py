@@ -330,7 +330,7 @@ def test_estimate_summary_without_bootstrap_columns_is_unchanged():
     df = pd.DataFrame({"dataset_name": "a", "method": "m", "alpha_u_true": [0.3] * 3,
                        "alpha_u_hat": [0.2, 0.3, 0.4], "alpha_u_ci_low": np.nan, "alpha_u_ci_high": np.nan})
     s = estimate_summary(df)
-    assert list(s.columns) == ["panel", "x", "method", "n", "mean", "sd", "lo", "hi"]
+    assert list(s.columns) == ["panel", "x", "method", "n", "mean", "sd", "lo", "hi", "points"]
     assert "{" not in estimate_markdown(s, "alpha_u_true", "alpha_u_hat")
     # the bootstrap columns of alpha_u do not leak into a summary of another y
     df2 = df.assign(alpha_u_ci_low=0.1, alpha_u_ci_high=0.5, alpha_u_abs_error=0.1)

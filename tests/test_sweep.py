@@ -56,9 +56,10 @@ def _results():
 
 
 def _interval(vals):
+    """Mean and 95% t interval, clipped to [0, 1] (the range of the metrics used here)."""
     vals = np.asarray(vals, dtype=float)
     half = st.t.ppf(0.975, len(vals) - 1) * vals.std(ddof=1) / np.sqrt(len(vals))
-    return vals.mean(), vals.mean() - half, vals.mean() + half
+    return vals.mean(), max(vals.mean() - half, 0.0), min(vals.mean() + half, 1.0)
 
 
 def _row(summary, panel, x, series):
@@ -69,7 +70,7 @@ def _row(summary, panel, x, series):
 
 def test_setting_sweep_pools_repetitions_and_settings_of_one_x():
     s = sweep_summary(_results(), "setting.k", "brier", series={"sar_true": "SAR", "naive": "Naive"})
-    assert list(s.columns) == ["panel", "x", "series", "n", "mean", "sd", "lo", "hi"]
+    assert list(s.columns) == ["panel", "x", "series", "n", "mean", "sd", "lo", "hi", "points"]
     assert s["x"].dtype == np.int64 and list(s["x"][:4]) == [1, 1, 2, 2]  # numeric: ascending
     assert list(s["series"][:2]) == ["SAR", "Naive"]  # the order of the series mapping
     assert set(s["series"]) == {"SAR", "Naive"}  # methods not listed are left out
@@ -176,7 +177,7 @@ def test_write_sweep_outputs(tmp_path):
     assert "2 panels, 2 series" in msg
     assert out["png"].read_bytes()[:4] == b"\x89PNG" and out["pdf"].read_bytes()[:4] == b"%PDF"
     csv = pd.read_csv(out["csv"])
-    assert list(csv.columns) == ["panel", "x", "series", "n", "mean", "sd", "lo", "hi"] and len(csv) == 8
+    assert list(csv.columns) == ["panel", "x", "series", "n", "mean", "sd", "lo", "hi", "points"] and len(csv) == 8
     md = out["md"].read_text()
     assert md.startswith("# e: Brier score by number of propensity attributes") and "Figure 5.4" in md
     with pytest.raises(ValueError, match=r"experiments\.e\.report\.sweeps\.fig_5_4\.series\.nope: 'nope' is not"):

@@ -74,11 +74,14 @@ def _isnan(v) -> bool:
 
 def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = ""):
     """One panel per (dataset, setting): the metric's mean per round per method, with a
-    mean +/- sd band."""
+    mean +/- sd band (the paper's; clipped to the metric's range,
+    :func:`pu_lib.reporting.value_range`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from pu_lib.reporting import value_range
 
     panels = list(dict.fromkeys(zip(summary["dataset"], summary["setting"])))
     n = max(1, len(panels))
@@ -97,7 +100,9 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
             c = colors[j % len(colors)]
             ax.plot(r["round"], r["mean"], color=c, lw=1.4, label=m)
             sd = r["sd"].fillna(0.0)
-            ax.fill_between(r["round"], r["mean"] - sd, r["mean"] + sd, color=c, alpha=0.2, lw=0)
+            low, high = value_range(metric)  # a band of a bounded metric stays in its range
+            ax.fill_between(r["round"], np.clip(r["mean"] - sd, low, high), np.clip(r["mean"] + sd, low, high),
+                            color=c, alpha=0.2, lw=0)
         ax.set_title(f"{dataset} ({setting})" if len(set(s for _, s in panels)) > 1 else str(dataset), fontsize=10)
         ax.set_xlabel("boosting round")
         ax.set_ylabel(f"test {metric}")

@@ -15,9 +15,12 @@ way the papers show them:
 
 The 95% interval is the t interval of the mean, ``mean +- t_{0.975, n-1} sd / sqrt(n)``
 (the PULSNAR paper says "95% confidence interval" over its 40 runs without a formula; a
-t interval of the mean is the usual reading). With one repetition the interval is NaN.
-In the figures the interval is clipped to [0, 1] when ``y`` is a fraction (an estimate,
-truth or absolute error of alpha_u, alpha or c), where a t interval can overshoot.
+t interval of the mean is the usual reading), clipped to the quantity's range ([0, 1] for
+an estimate, truth or absolute error of alpha_u, alpha or c;
+:func:`pu_lib.reporting.mean_interval`, :func:`pu_lib.reporting.value_range`). With fewer
+than :data:`pu_lib.reporting.MIN_INTERVAL_N` (3) repetitions there is no interval: the
+summary's ``points`` column holds the repetitions' values, which the tables print and the
+figures draw instead.
 
 With ``prior_evaluation.bootstrap`` the result rows also hold each repetition's bootstrap
 percentile interval (``alpha_u_ci_low`` / ``alpha_u_ci_high`` and the same for ``prior``
@@ -34,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from pu_lib.metrics import METRICS
-from pu_lib.prior.classification import CLASSIFICATION_METRICS
+from pu_lib.reporting import MIN_INTERVAL_N, interval_cell, mean_interval, value_range
 
 __all__ = ["ESTIMATE_COLUMNS", "estimate_summary", "estimate_figure", "estimate_markdown", "write_estimate_outputs"]
 
@@ -56,13 +59,6 @@ _LABELS = {
     "n_clusters": "number of clusters",
     **{k: v["label"] for k, v in METRICS.items() if k in ESTIMATE_COLUMNS},
 }
-
-
-#: y columns whose values lie in [0, 1]: the figures clip their intervals to [0, 1]
-UNIT_COLUMNS = frozenset({
-    "alpha_u_true", "alpha_u_hat", "prior_true", "prior_hat", "c_true", "c_hat",
-    "alpha_u_abs_error", "prior_abs_error", "c_abs_error",
-})
 
 
 def bootstrap_columns_for(y: str) -> tuple[str, str, str] | None:
@@ -87,19 +83,21 @@ def _check(results: pd.DataFrame, x: str, y: str, panel: str) -> None:
 
 def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "alpha_u_hat",
                      panel: str = "dataset_name", x_decimals: int = 3, level: float = 0.95,
-                     methods=None) -> pd.DataFrame:
+                     methods=None, bounds: tuple[float, float] | None = None) -> pd.DataFrame:
     """Mean, standard deviation and ``level`` t interval of ``y`` per (panel, x, method).
 
     ``x`` is rounded to ``x_decimals`` so that repetitions of one nominal value (e.g. a
     realised label frequency 0.2997 for c = 0.3) fall together. Returns a frame with
-    columns ``panel, x, method, n, mean, sd, lo, hi`` sorted by panel, x and method
-    (in the order of ``methods`` when given, e.g. the config's, else of first appearance),
-    plus ``boot_n, boot_lo, boot_hi, boot_coverage`` when ``y`` is an estimate and the
+    columns ``panel, x, method, n, mean, sd, lo, hi, points`` sorted by panel, x and method
+    (in the order of ``methods`` when given, e.g. the config's, else of first appearance).
+    ``lo, hi`` is :func:`pu_lib.reporting.mean_interval` clipped to ``bounds`` (default
+    :func:`pu_lib.reporting.value_range` of ``y``), NaN with fewer than
+    :data:`pu_lib.reporting.MIN_INTERVAL_N` repetitions; ``points`` is then the list of
+    the repetitions' values (in row order), else None. Then come
+    ``boot_n, boot_lo, boot_hi, boot_coverage`` when ``y`` is an estimate and the
     results hold its per-repetition bootstrap interval (see the module docstring; NaN for
     methods without one).
     """
-    from scipy import stats as st
-
     _check(results, x, y, panel)
     if not 0 < level < 1:
         raise ValueError(f"level must lie in (0, 1), got {level}")
@@ -114,6 +112,7 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
     order = {m: i for i, m in enumerate(seen)}
     g = df.groupby([panel, "x", "method"], sort=False)[y]
     out = g.agg(n="count", mean="mean", sd="std").reset_index().rename(columns={panel: "panel"})
+    out["points"] = [[float(v) for v in part.dropna()] for _, part in g]  # groups in the order of agg
     if boot is not None:
         lo_col, hi_col, true_col = boot
         has = df[lo_col].notna() & df[hi_col].notna()
@@ -123,12 +122,9 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
             boot_n=(lo_col, "count"), boot_lo=(lo_col, "mean"), boot_hi=(hi_col, "mean"),
             boot_coverage=("_covers", "mean")).reset_index().rename(columns={panel: "panel"})
         out = out.merge(b, on=["panel", "x", "method"], how="left", sort=False)
-    n = out["n"].to_numpy(dtype=float)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = np.where(n > 1, st.t.ppf(0.5 + level / 2, np.maximum(n - 1, 1)), np.nan)
-        half = t * out["sd"].to_numpy() / np.sqrt(n)
-    out["lo"] = out["mean"] - half
-    out["hi"] = out["mean"] + half
+    out["lo"], out["hi"] = mean_interval(out["mean"], out["sd"], out["n"], level=level,
+                                         bounds=value_range(y) if bounds is None else bounds)
+    out["points"] = [p if n < MIN_INTERVAL_N else None for p, n in zip(out.pop("points"), out["n"])]
     out = out[[c for c in out.columns if not c.startswith("boot_")] + [c for c in out.columns if c.startswith("boot_")]]
     out["_m"] = out["method"].map(order)
     out = out.sort_values(["panel", "x", "_m"], kind="stable").drop(columns="_m").reset_index(drop=True)
@@ -137,7 +133,8 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
 
 def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, title: str = "") -> str:
     """Markdown: one table per panel, rows = x values, columns = methods, cells
-    ``mean [lo, hi]`` (the 95% interval over repetitions); with bootstrap columns
+    ``mean [lo, hi]`` (the 95% interval over repetitions; with fewer than 3 repetitions
+    ``mean (values a, b)``, :func:`pu_lib.reporting.interval_cell`); with bootstrap columns
     (:func:`estimate_summary`) followed by ``{boot_lo, boot_hi}``, the mean bootstrap
     interval of one repetition."""
     lines = [f"# {title}", ""] if title else []
@@ -161,10 +158,10 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
                     cells.append("")
                     continue
                 r = r.iloc[0]
-                ci = "" if not np.isfinite(r["lo"]) else f" [{f.format(r['lo'])}, {f.format(r['hi'])}]"
+                cell = interval_cell(r["mean"], r["lo"], r["hi"], r.get("points"), decimals)
                 if has_boot and np.isfinite(r["boot_lo"]):
-                    ci += f" {{{f.format(r['boot_lo'])}, {f.format(r['boot_hi'])}}}"
-                cells.append(f.format(r["mean"]) + ci)
+                    cell += f" {{{f.format(r['boot_lo'])}, {f.format(r['boot_hi'])}}}"
+                cells.append(cell)
             lines.append("| " + " | ".join([f"{xv:g}"] + cells) + " |")
         lines.append("")
     return "\n".join(lines)
@@ -172,7 +169,8 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
 
 def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None = None, title: str = ""):
     """One panel per ``panel`` value: ``y`` against ``x`` per method, error bars = the
-    interval, clipped to [0, 1] when ``y`` is a fraction (:data:`UNIT_COLUMNS`); the mean
+    interval (clipped to the range of ``y`` by :func:`estimate_summary`); where there is
+    none (fewer than 3 repetitions), the repetitions' values as hollow markers; the mean
     bootstrap interval (``boot_lo``, ``boot_hi``), when the summary has one, as a pale
     wide bar behind; the identity line when ``identity`` (default: when y estimates x,
     i.e. ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``)."""
@@ -180,6 +178,8 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    from pu_lib.figures import draw_points, finish_panel_grid
 
     if identity is None:
         identity = x.endswith("_true") and y == x[: -len("_true")] + "_hat"
@@ -202,8 +202,6 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
                 continue
             off = (j - (len(methods) - 1) / 2) * 0.008 * width  # dodge overlapping error bars
             lo, hi = r["lo"].to_numpy(dtype=float), r["hi"].to_numpy(dtype=float)
-            if y in UNIT_COLUMNS:  # a t interval of a fraction can overshoot [0, 1]
-                lo, hi = np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
             mean = r["mean"].to_numpy(dtype=float)
             err = np.vstack([mean - lo, hi - mean])
             err = np.where(np.isfinite(err), np.maximum(err, 0.0), 0.0)
@@ -214,6 +212,8 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
                           alpha=0.25, zorder=1)
             ax.errorbar(r["x"] + off, mean, yerr=err, label=m, color=color,
                         marker=markers[j % len(markers)], ms=4, lw=1.2, capsize=2, zorder=2)
+            if "points" in r.columns:
+                draw_points(ax, r["x"] + off, r["points"], color=color, marker=markers[j % len(markers)])
         if identity and xs_all.size:
             lo, hi = float(xs_all.min()), float(xs_all.max())
             ax.plot([lo, hi], [lo, hi], color="0.4", lw=0.8, ls="--", label="true value")
@@ -221,8 +221,6 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
         ax.set_xlabel(_LABELS.get(x, x))
         ax.set_ylabel(_LABELS.get(y, y))
         ax.grid(alpha=0.3)
-    from pu_lib.figures import finish_panel_grid
-
     return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=6, bottom=0.06)
 
 
@@ -321,8 +319,11 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
 
 def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x: str = "alpha_u_true",
                            x_decimals: int = 3, level: float = 0.95, methods=None) -> pd.DataFrame:
-    """Mean and t interval of every Algorithm 5 metric with (``clf_with_*``) and without
+    """Mean and t interval (clipped to the metric's range; none below 3 repetitions, see
+    :func:`estimate_summary`) of every Algorithm 5 metric with (``clf_with_*``) and without
     (``clf_without_*``) the estimate, per (panel, x, method)."""
+    from pu_lib.prior.classification import CLASSIFICATION_METRICS
+
     cols = [f"clf_{w}_{m}" for m in CLASSIFICATION_METRICS for w in ("with", "without")]
     missing = [c for c in cols if c not in results.columns]
     if missing:
@@ -337,7 +338,7 @@ def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x
     for metric, part in long.groupby("metric", sort=False):
         s = estimate_summary(part.rename(columns={"value": "alpha_u_hat"})[[panel, x, "method", "alpha_u_hat"]]
                              .assign(**{x: part[x]}), x=x, y="alpha_u_hat", panel=panel,
-                             x_decimals=x_decimals, level=level, methods=order)
+                             x_decimals=x_decimals, level=level, methods=order, bounds=value_range(metric))
         s.insert(0, "metric", metric)
         out.append(s)
     return pd.concat(out, ignore_index=True)
@@ -345,13 +346,18 @@ def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x
 
 def classification_figure(summary: pd.DataFrame, title: str = ""):
     """PULSNAR Figures 12-13: each metric against the true alpha, with and without the
-    estimate (mean and 95% interval), one row per panel."""
+    estimate (mean and 95% interval, or the repetitions' values with fewer than 3), one
+    row per panel."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from pu_lib.figures import draw_points
+
     panels = list(pd.unique(summary["panel"]))
+    from pu_lib.prior.classification import CLASSIFICATION_METRICS
+
     metrics = [m for m in CLASSIFICATION_METRICS if m in set(summary["metric"])]
     fig, axes = plt.subplots(len(panels), len(metrics), figsize=(3.0 * len(metrics), 2.8 * len(panels)),
                              squeeze=False)
@@ -363,8 +369,11 @@ def classification_figure(summary: pd.DataFrame, title: str = ""):
                 r = r.sort_values("x")
                 err = np.vstack([r["mean"] - r["lo"], r["hi"] - r["mean"]])
                 err = np.where(np.isfinite(err), err, 0.0)
-                ax.errorbar(r["x"], r["mean"], yerr=err, label=m, marker="os^D"[k % 4], ms=3, lw=1, capsize=2,
-                            ls="-" if "(with)" in m else "--")
+                line = ax.errorbar(r["x"], r["mean"], yerr=err, label=m, marker="os^D"[k % 4], ms=3, lw=1,
+                                   capsize=2, ls="-" if "(with)" in m else "--")
+                if "points" in r.columns:
+                    draw_points(ax, r["x"], r["points"], color=line.lines[0].get_color(), marker="os^D"[k % 4],
+                                ms=2.5)
             ax.set_title(f"{panel}: {metric}", fontsize=8)
             ax.tick_params(labelsize=7)
             ax.set_xlabel("true alpha", fontsize=8)

@@ -23,7 +23,9 @@ bias factor (``method.propensity_bias``).
 
 The numbers are pooled over repetitions and over settings (or methods of one series) that
 share an x value: per (panel, x, series) the mean and the 95% t interval of the mean of
-the pooled rows (:func:`pu_lib.experiments.prior_report.estimate_summary`). Rows with a
+the pooled rows, clipped to the metric's range; with fewer than 3 pooled rows there is no
+interval and the rows' values are shown instead
+(:func:`pu_lib.experiments.prior_report.estimate_summary`). Rows with a
 NaN metric are dropped, so a method without a propensity model does not appear in a
 ``propensity_mse`` sweep. Numeric x values are sorted ascending and drawn on a numeric
 axis; any other x (e.g. ``random`` / ``correlated`` / ``anticorrelated``) is categorical,
@@ -43,6 +45,7 @@ import pandas as pd
 
 from pu_lib.experiments.prior_report import _PANELS, estimate_summary
 from pu_lib.metrics import METRICS
+from pu_lib.reporting import interval_cell, value_range
 from pu_lib.reporting import resolved_setting as _resolved_setting
 from pu_lib.reporting import row_settings as _row_settings
 from pu_lib.reporting import setting_matches as _matches
@@ -53,7 +56,7 @@ __all__ = ["SWEEP_NAME", "check_sweep", "parse_x", "sweep_figure", "sweep_markdo
 #: a sweep name becomes a Snakemake wildcard between dots: no dots
 SWEEP_NAME = re.compile(r"^[A-Za-z0-9_]+$")
 _X_PREFIXES = ("setting", "method")
-_SUMMARY_COLUMNS = ["panel", "x", "series", "n", "mean", "sd", "lo", "hi"]
+_SUMMARY_COLUMNS = ["panel", "x", "series", "n", "mean", "sd", "lo", "hi", "points"]
 
 
 def parse_x(x) -> tuple[str, str]:
@@ -177,7 +180,8 @@ def sweep_summary(results: pd.DataFrame, x: str, metric: str, series: dict | Non
     config's setting ids) orders categorical x values (else the rows' order). ``where``
     (setting parameter -> value or list of values) keeps the rows of matching settings.
 
-    Returns columns ``panel, x, series, n, mean, sd, lo, hi``, sorted by panel, x (numbers
+    Returns columns ``panel, x, series, n, mean, sd, lo, hi, points`` (``points``: the
+    values where too few leave no interval, as in :func:`estimate_summary`), sorted by panel, x (numbers
     ascending, categories in order of first appearance) and series; ``series`` (and a
     categorical ``x``) is an ordered categorical carrying that order.
     """
@@ -227,7 +231,8 @@ def sweep_summary(results: pd.DataFrame, x: str, metric: str, series: dict | Non
         out = pd.DataFrame(columns=_SUMMARY_COLUMNS)
     else:  # the t interval of estimate_summary, on x codes (exact: no rounding of x values)
         out = estimate_summary(frame, x="alpha_u_true", y="alpha_u_hat", panel=panel, x_decimals=0,
-                               level=level, methods=labels).rename(columns={"method": "series"})
+                               level=level, methods=labels, bounds=value_range(metric)).rename(
+                                   columns={"method": "series"})
     xs = [values[int(c)] for c in out["x"]]
     if numeric:
         out["x"] = pd.Series(xs, dtype="int64" if all(isinstance(v, numbers.Integral) for v in xs) else float)
@@ -244,8 +249,8 @@ def _fmt_x(v) -> str:
 def sweep_markdown(summary: pd.DataFrame, x_label: str, metric: str, decimals: int = 3, title: str = "",
                    description: str = "") -> str:
     """Markdown: one table per panel, rows = x values, columns = series, cells
-    ``mean [lo, hi]`` (the 95% interval; the mean alone with one row)."""
-    f = f"{{:.{decimals}f}}"
+    ``mean [lo, hi]`` (the 95% interval; with fewer than 3 rows their values,
+    :func:`pu_lib.reporting.interval_cell`)."""
     lines = [f"# {title}", ""] if title else []
     if description:
         lines += [description, ""]
@@ -262,8 +267,7 @@ def sweep_markdown(summary: pd.DataFrame, x_label: str, metric: str, decimals: i
                 if r is None:
                     cells.append("")
                     continue
-                interval = f" [{f.format(r['lo'])}, {f.format(r['hi'])}]" if np.isfinite(r["lo"]) else ""
-                cells.append(f.format(r["mean"]) + interval)
+                cells.append(interval_cell(r["mean"], r["lo"], r["hi"], r.get("points"), decimals))
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)
@@ -279,7 +283,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from pu_lib.figures import finish_panel_grid
+    from pu_lib.figures import draw_points, finish_panel_grid
 
     numeric = not isinstance(summary["x"].dtype, pd.CategoricalDtype) and all(_is_number(v) for v in summary["x"])
     panels = list(pd.unique(summary["panel"]))
@@ -303,9 +307,10 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
                     ax.axhspan(lo, hi, color=color, alpha=0.12, lw=0)
             elif len(r):
                 below, above = (r["mean"] - r["lo"]).fillna(0.0), (r["hi"] - r["mean"]).fillna(0.0)
-                ax.errorbar([pos[v] + (j - (len(series) - 1) / 2) * dodge for v in r["x"]], r["mean"],
-                            yerr=np.vstack([below, above]), label=s, color=color, marker=marker, ms=4, lw=1.2,
-                            capsize=2)
+                at = [pos[v] + (j - (len(series) - 1) / 2) * dodge for v in r["x"]]
+                ax.errorbar(at, r["mean"], yerr=np.vstack([below, above]), label=s, color=color, marker=marker,
+                            ms=4, lw=1.2, capsize=2)
+                draw_points(ax, at, r["points"], color=color, marker=marker)
         if not numeric:
             ax.set_xticks([pos[v] for v in xs], [_fmt_x(v) for v in xs])
             ax.set_xlim(-0.5, len(xs) - 0.5)

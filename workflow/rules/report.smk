@@ -93,8 +93,9 @@ rule stats:
 
 
 rule prior_estimates:
-    """Class-prior experiments: estimate vs truth per method (mean and 95% interval over
-    repetitions), PULSNAR Figures 3-5 and Bekker thesis Figures 3.1-3.2."""
+    """Class-prior experiments: estimate vs truth per method (mean and 95% t interval over
+    repetitions, clipped to [0, 1]; the values themselves below 3 repetitions), PULSNAR
+    Figures 3-5 and Bekker thesis Figures 3.1-3.2."""
     input:
         "results/aggregate/{experiment}.parquet",
     output:
@@ -111,6 +112,7 @@ rule prior_estimates:
     params:
         options=lambda wc: dict(GRID.experiments[wc.experiment]["exp"]["report"]["estimates"],
                                 methods=GRID.experiments[wc.experiment]["exp"]["methods"]),
+        description=report_params["description"],
         code_hash=rule_code_hash("prior_report"),
     log:
         "logs/prior_estimates/{experiment}.log",
