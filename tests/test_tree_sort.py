@@ -32,6 +32,10 @@ def _values_of(keys):
 def _values(rng, n, kind):
     if kind == "ties":
         return rng.integers(-3, 4, n).astype(np.float32)
+    if kind == "two":
+        return rng.integers(0, 2, n).astype(np.float32)
+    if kind == "const":
+        return np.full(n, 1.5, np.float32)
     if kind == "sorted":
         return np.sort(rng.normal(size=n)).astype(np.float32)
     if kind == "reversed":
@@ -52,7 +56,7 @@ def test_co_sort_is_numbas_argsort_ties_included(n, kind):
     np.testing.assert_array_equal(R[:offset], np.arange(offset))  # outside the range: untouched
 
 
-@pytest.mark.parametrize("kind", ["random", "ties", "sorted", "reversed"])
+@pytest.mark.parametrize("kind", ["random", "ties", "two", "const", "sorted", "reversed"])
 @pytest.mark.parametrize("n", [1, 2, 15, 100, RADIX_MIN - 1, RADIX_MIN, 5000])
 def test_packed_keys_sort_like_the_float_values(n, kind):
     rng = np.random.default_rng(n + 1)

@@ -225,8 +225,12 @@ def _key_value(t):
 
 @njit(cache=True, nogil=True)
 def _quicksort_keys(K, low, high, stack):
-    """Sort the integers ``K[low:high + 1]`` in place (median-of-three quicksort,
-    insertion sort below :data:`SMALL_SORT`)."""
+    """Sort the integers ``K[low:high + 1]`` in place: quicksort with a median-of-three
+    pivot and a branch-free Lomuto partition (no mispredicted comparisons); when the pivot
+    is the smallest key, the keys equal to it are gathered in a second branch-free pass
+    and left out (many equal keys), and ranges below :data:`SMALL_SORT` keys are
+    insertion-sorted. Equal keys are indistinguishable, so any correct sort gives the
+    same array."""
     if high <= low:
         return
     stack[0] = low
@@ -246,31 +250,33 @@ def _quicksort_keys(K, low, high, stack):
                 K[lo], K[mid] = K[mid], K[lo]
             pivot = K[mid]
             K[hi], K[mid] = K[mid], K[hi]
-            i = lo
-            j = hi - 1
-            while True:
-                while i < hi and K[i] < pivot:
-                    i += 1
-                while j >= lo and pivot < K[j]:
-                    j -= 1
-                if i >= j:
-                    break
-                K[i], K[j] = K[j], K[i]
-                i += 1
-                j -= 1
-            K[i], K[hi] = K[hi], K[i]
-            if hi - i > i - lo:
-                if hi > i:
-                    stack[2 * n] = i + 1
+            lt = lo
+            for i in range(lo, hi):
+                v = K[i]
+                K[i] = K[lt]
+                K[lt] = v
+                lt += 1 if v < pivot else 0
+            K[lt], K[hi] = K[hi], K[lt]
+            right = lt + 1
+            if lt == lo:  # the pivot is the smallest key: skip every key equal to it
+                for i in range(lt + 1, hi + 1):
+                    v = K[i]
+                    K[i] = K[right]
+                    K[right] = v
+                    right += 1 if v == pivot else 0
+            # [lo, lt) < pivot, [lt, right) == pivot, [right, hi] >= pivot
+            if hi - right > lt - lo:
+                if hi > right:
+                    stack[2 * n] = right
                     stack[2 * n + 1] = hi
                     n += 1
-                hi = i - 1
+                hi = lt - 1
             else:
-                if i > lo:
+                if lt > lo:
                     stack[2 * n] = lo
-                    stack[2 * n + 1] = i - 1
+                    stack[2 * n + 1] = lt - 1
                     n += 1
-                lo = i + 1
+                lo = right
         for i in range(lo + 1, hi + 1):
             v = K[i]
             j = i
