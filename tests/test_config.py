@@ -22,10 +22,10 @@ def test_default_config_validates_and_fills_defaults(base_config, schema_path):
     grid = Grid(cfg)
     cells = list(grid.cells())
     # 2 datasets x 3 settings x 3 methods + quick_hellinger 1 x 1 x 5 + quick_ada_pu 1 x 1 x 3
-    # + quick_sar 1 x 1 x 4 + 2 x (1 x 1 x 3) + prior experiments 2 x 3 + 2 x 3
-    assert len(cells) == 18 + 5 + 3 + 4 + 3 + 3 + 6 + 6
+    # + quick_sar 1 x 1 x 4 + prior experiments 2 x 3 + 2 x 2
+    assert len(cells) == 18 + 5 + 3 + 4 + 6 + 4
     # our flagship in every classifier experiment but the SAR one
-    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1 + 1 + 1
+    assert sum(c.method == "pu_et" for c in cells) == 6 + 1 + 1
     assert {c.method for c in grid.cells("quick_sar")} == {"sar_em", "sar_true_e", "scar_true_c", "sar_naive"}
     assert grid.staged_metrics("quick_ada_pu") == ["accuracy"]
     hell = cfg["experiments"]["quick_hellinger"]
@@ -99,7 +99,7 @@ def test_config_hash_changes_with_experiment_only(base_config, schema_path):
     cfg["experiments"]["quick_uci"]["repetitions"] = 7
     b = Grid(validate_config(cfg, schema_path))
     assert a.experiment_hash("quick_uci") != b.experiment_hash("quick_uci")
-    assert a.experiment_hash("quick_pulsnar_scar") == b.experiment_hash("quick_pulsnar_scar")
+    assert a.experiment_hash("quick_sar") == b.experiment_hash("quick_sar")
 
 
 # ----------------------------------------------------------------- split.predefined, metrics
@@ -272,7 +272,7 @@ def test_dataset_scale_and_extend_config(base_config, schema_path):
     # entries without the keys keep their specs; other experiments keep their hashes
     assert grid.label_spec("quick_uci", "breast_cancer", "scar_c-c0.3") == \
         a.label_spec("quick_uci", "breast_cancer", "scar_c-c0.3")
-    assert grid.experiment_hash("quick_pulsnar_scar") == a.experiment_hash("quick_pulsnar_scar")
+    assert grid.experiment_hash("quick_sar") == a.experiment_hash("quick_sar")
     assert grid.experiment_hash("quick_uci") != a.experiment_hash("quick_uci")
     for entry, expected in (
         ({"name": "breast_cancer", "scale": "zscore"}, "datasets[2].scale"),
