@@ -188,6 +188,7 @@ def test_bad_data(data):
         bootstrap_ci("no_such_estimator", X, s, n_resamples=2)
 
 
+@pytest.mark.slow
 def test_interval_covers_true_alpha_in_scar_draws():
     """Acceptance: the 95% bootstrap interval covers the true alpha (positives
     among the unlabeled) in at least 18 of 20 seeded SCAR draws.
