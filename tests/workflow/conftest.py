@@ -265,13 +265,16 @@ class SharedRun:
     the tiny config), so that no run sees changed parameters. ``procs`` holds each
     invocation's CompletedProcess (output of the config checks, skip warnings)."""
 
-    def __init__(self, wd: Path, mirror: bool = HAS_MIRROR):
+    def __init__(self, wd: Path, config_dir: Path, mirror: bool = HAS_MIRROR):
         self.wd, self.mirror = Path(wd), mirror
         self.config = tiny_config(mirror)
-        write_config(self.wd, self.config, sort_keys=False)  # sweep series keep their order
-        # relative to the working directory: a copy of it (shutil.copytree) sees the same
-        # config files, so its jobs' parameters (which name them) are unchanged there
-        self.configfiles = [*(PAPER_CONFIGS if mirror else []), "config/config.yaml"]
+        # The tiny config is given last on the command line, from a file outside the working
+        # directory: the jobs' parameters name the config files (report captions), so a
+        # copy of the directory (copy_to) sees the same parameters and nothing to rerun.
+        # config/config.yaml (the Snakefile's configfile) holds the same.
+        write_config(config_dir, self.config, sort_keys=False)  # sweep series keep their order
+        write_config(self.wd, self.config, sort_keys=False)
+        self.configfiles = [*(PAPER_CONFIGS if mirror else []), Path(config_dir) / "config" / "config.yaml"]
         self.procs = []
 
     def snakemake(self, *args, check: bool = True, workdir=None):
@@ -294,7 +297,7 @@ class SharedRun:
 def tiny_core(tmp_path_factory) -> SharedRun:
     """The core part of the tiny run (target ``tiny_core``: experiment ``tiny``, every
     table, test and figure of it), small enough for the fast tier. Read-only for tests."""
-    run = SharedRun(tmp_path_factory.mktemp("tiny_run"))
+    run = SharedRun(tmp_path_factory.mktemp("tiny_run"), tmp_path_factory.mktemp("tiny_run_config"))
     run.procs.append(run.snakemake(*TINY_CORE_TARGETS, "--cores", "2"))
     return run
 

@@ -1,10 +1,12 @@
 """The Ada-PU paper config (config/papers/ada_pu.yaml) with its tiny variant
 (config/papers/ada_pu_tiny.yaml): the real workflow on Breast Cancer, the Table 2 and
-Figure 3 targets, the per-round curves and the offline skip of epsilon and CIFAR-10."""
+Figure 3 targets, the per-round curves and the offline skip of epsilon and CIFAR-10. The
+workflow runs once for all workflow tests (fixture ``tiny_run`` of
+tests/workflow/conftest.py, which merges both files and builds the two targets; the paper
+config's learning-rate experiment names a mirror data set, so these need the mirror)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import numpy as np
@@ -12,8 +14,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from conftest import SHARED_DATASETS as MIRROR
-from conftest import run_snakemake
+from conftest import PAPER_CONFIGS, TINY_MIRROR_TARGETS, needs_mirror
 
 pytestmark = pytest.mark.workflow
 
@@ -21,10 +22,6 @@ REPO = Path(__file__).resolve().parents[2]
 PAPER = REPO / "config" / "papers" / "ada_pu.yaml"
 TINY = REPO / "config" / "papers" / "ada_pu_tiny.yaml"
 BETAS = [0.001, 0.01, 0.1, 0.2, 0.5, 0.7, 0.9, 1.0]
-
-
-def snakemake(workdir, *args):
-    return run_snakemake(workdir, *args, "--configfile", PAPER, TINY, "--config", f"data_mirror={MIRROR}")
 
 
 def test_paper_config_declares_the_protocol_and_one_target_per_figure_and_table():
@@ -51,21 +48,28 @@ def test_paper_config_declares_the_protocol_and_one_target_per_figure_and_table(
     assert methods["ada_pu_exhaustive"]["params"]["learning_rate"] == 0.1
 
 
-@pytest.fixture(scope="module")
-def ran(tmp_path_factory):
-    wd = tmp_path_factory.mktemp("adapu")
-    (wd / "config").mkdir()
-    shutil.copy(REPO / "config" / "config.yaml", wd / "config" / "config.yaml")
-    return wd, snakemake(wd, "ada_pu_table_2", "ada_pu_figure_3", "--cores", "2")
+def test_the_shared_run_builds_the_paper_files_and_targets():
+    assert PAPER_CONFIGS[2:] == [PAPER, TINY]
+    assert {"ada_pu_table_2", "ada_pu_figure_3"} <= set(TINY_MIRROR_TARGETS)
 
 
+@pytest.fixture
+def ran(tiny_run):
+    """The shared run's directory and the output of the invocation that built the targets."""
+    last = tiny_run.procs[-1]
+    return tiny_run.wd, last.stdout + last.stderr
+
+
+@pytest.mark.slow
+@needs_mirror
 def test_download_only_sets_are_skipped_with_one_warning_each(ran):
-    _, proc = ran
-    out = proc.stdout + proc.stderr
+    _, out = ran
     for name in ("epsilon", "cifar10"):
         assert out.count(f"skipped offline: {name} (no mirror copy; set download: true)") == 1
 
 
+@pytest.mark.slow
+@needs_mirror
 def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(ran):
     wd, _ = ran
     agg = pd.read_parquet(wd / "results" / "aggregate" / "ada_pu_breast_cancer.parquet")
@@ -83,6 +87,8 @@ def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(ran):
         assert curve[-1] == pytest.approx(row["accuracy"])  # the last round is the final model
 
 
+@pytest.mark.slow
+@needs_mirror
 def test_table_2_and_the_curves_are_written(ran):
     wd, _ = ran
     md = (wd / "results" / "tables" / "ada_pu_breast_cancer.accuracy.per_dataset.md").read_text()

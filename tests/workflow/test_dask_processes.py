@@ -18,7 +18,7 @@ import pytest
 import yaml
 from conftest import REPO, fit_frames, run_snakemake, write_config
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
 DASK = Path(sys.executable).parent / "dask"
 

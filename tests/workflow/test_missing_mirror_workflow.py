@@ -1,8 +1,6 @@
 """A data_mirror directory that does not exist is reported when the config is read,
 before any job runs."""
 
-import time
-
 import pytest
 
 from conftest import run_snakemake, write_config
@@ -22,11 +20,10 @@ def test_missing_mirror_directory_fails_before_any_job(tmp_path):
                                  "methods": ["naive_lr"], "repetitions": 1, "metrics": ["auc_pr"]}},
     }
     write_config(tmp_path, cfg)
-    t = time.perf_counter()
     proc = run_snakemake(tmp_path, "--cores", "1", check=False)
     out = proc.stdout + proc.stderr
     assert proc.returncode != 0
     assert "data_mirror: the directory '../no_such_mirror/datasets'" in out, out
     assert "does not exist, and dataset(s) yeast6 (experiments.flip) need it" in out, out
+    # before any job: no job ran, nothing was written
     assert not (tmp_path / "results").exists() and not (tmp_path / "logs").exists()
-    assert time.perf_counter() - t < 120

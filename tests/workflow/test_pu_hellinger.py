@@ -1,21 +1,20 @@
 """The PU Hellinger trees paper config (config/papers/pu_hellinger.yaml) with its tiny variant
 (config/papers/pu_hellinger_tiny.yaml): the real workflow on two small mirror data sets, the
-table targets, significance marks, the refit protocol and the offline skip."""
+table targets, significance marks, the refit protocol and the offline skip. The workflow
+runs once for all workflow tests (fixture ``tiny_run`` of tests/workflow/conftest.py, which
+merges both files and builds the table targets)."""
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
 import pandas as pd
 import pytest
 import yaml
 
-from conftest import SHARED_DATASETS as MIRROR
-from conftest import run_snakemake
-from conftest import needs_mirror
+from conftest import PAPER_CONFIGS, TINY_MIRROR_TARGETS, needs_mirror
 
 pytestmark = pytest.mark.workflow
 
@@ -25,10 +24,6 @@ TINY = REPO / "config" / "papers" / "pu_hellinger_tiny.yaml"
 TINY_METHODS = ("PU-SHRF", "PU-HRF", "PU-HDT", "HDT", "ADASYN-RF", "nnPU", "PU-Bagging", "Spy-EM")
 TARGETS = ["pu_hellinger_table_3", "pu_hellinger_table_4", "pu_hellinger_table_a1",
            "pu_hellinger_tables_a2_a4", "pu_hellinger_tables_a5_a7"]
-
-
-def snakemake(workdir, *args):
-    return run_snakemake(workdir, *args, "--configfile", PAPER, TINY, "--config", f"data_mirror={MIRROR}")
 
 
 def test_paper_config_declares_the_protocol_and_one_target_per_table():
@@ -59,22 +54,25 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
         assert cfg["methods"][name]["params"]["prior"] is True
 
 
-@pytest.fixture(scope="module")
-def ran(tmp_path_factory):
-    # every test using this fixture is marked needs_mirror (skipped without the data mirror)
-    wd = tmp_path_factory.mktemp("puh")
-    (wd / "config").mkdir()
-    shutil.copy(REPO / "config" / "config.yaml", wd / "config" / "config.yaml")
-    return wd, snakemake(wd, *TARGETS, "--cores", "2")
+def test_the_shared_run_builds_the_paper_files_and_targets():
+    assert PAPER_CONFIGS[:2] == [PAPER, TINY] and set(TARGETS) <= set(TINY_MIRROR_TARGETS)
 
 
+@pytest.fixture
+def ran(tiny_run):
+    """The shared run's directory and the output of the invocation that built the targets."""
+    last = tiny_run.procs[-1]
+    return tiny_run.wd, last.stdout + last.stderr
+
+
+@pytest.mark.slow
 @needs_mirror
 def test_offline_download_only_set_is_skipped_with_one_warning(ran):
-    _, proc = ran
-    out = proc.stdout + proc.stderr
+    _, out = ran
     assert out.count("skipped offline: satellite_openml (no mirror copy; set download: true)") == 1
 
 
+@pytest.mark.slow
 @needs_mirror
 def test_summary_tables_have_significance_marks_per_flip_ratio(ran):
     wd, _ = ran
@@ -98,6 +96,7 @@ def test_summary_tables_have_significance_marks_per_flip_ratio(ran):
     assert not (wd / "results" / "tables" / "pu_hellinger.f1_tuned.all.md").exists()  # groupings: [setting]
 
 
+@pytest.mark.slow
 @needs_mirror
 def test_per_dataset_tables_one_per_flip_ratio(ran):
     wd, _ = ran
@@ -108,6 +107,7 @@ def test_per_dataset_tables_one_per_flip_ratio(ran):
         assert md.count("| method | CGO | YEA |") == 2
 
 
+@pytest.mark.slow
 @needs_mirror
 def test_result_rows_follow_the_refit_protocol(ran):
     wd, _ = ran

@@ -1,9 +1,11 @@
 """The SAR experiment of Bekker's thesis (chapter 5) through the real workflow on a tiny
-config: breast cancer scaled to [-1, 1], SAR labels on two random propensity attributes,
+config: breast cancer scaled to [-1, 1], SAR labels on one or two random propensity
+attributes and on two correlated ones,
 all six approaches (Supervised, SAR with the true e, SCAR with the true c, SAR-EM, SCAR
 with TIcE's c, Naive); the label file carries the realised propensity attributes to
 SAR-EM, ``label_frequency: true`` becomes the true c, and the pooled Table 5.2-5.3 layout
-is written for the classifier MSE (brier) and the propensity-model MSE."""
+is written for the classifier MSE (brier) and the propensity-model MSE. The experiment is
+``sar`` of the tiny shared run (fixture ``tiny_run``, tests/workflow/conftest.py)."""
 
 from __future__ import annotations
 
@@ -13,45 +15,19 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from conftest import run_snakemake, write_config
+from conftest import SAR_METHODS as METHODS
+from conftest import fit_frames, run_snakemake, tiny_config, write_config
 
-pytestmark = pytest.mark.workflow
+pytestmark = [pytest.mark.workflow, pytest.mark.slow]
 
-METHODS = {
-    "supervised": {"method": "supervised", "base": "weighted_logistic_regression"},
-    "sar_true_e": {"method": "propensity_weighted"},
-    "scar_true_c": {"method": "label_frequency_weighted", "params": {"label_frequency": True}},
-    "sar_em": {"method": "sar_em"},
-    "scar_tice_c": {"method": "label_frequency_weighted", "params": {"label_frequency": "tice"}},
-    "naive": {"method": "label_frequency_weighted", "params": {"label_frequency": 1.0}},
-}
-CONFIG = {
-    "seed": 5,
-    "cache_dir": ".cache/pu_lib",
-    "dask": {"threads": 1, "mem_mb": 2000},
-    "methods": METHODS,
-    "experiments": {
-        "sar": {
-            "datasets": [{"name": "breast_cancer", "scale": "minus1_1"}],
-            "settings": [{"mechanism": "sar", "k": 2, "selection": "random", "min_std": 0.3},
-                         {"mechanism": "sar", "k": 2, "selection": "correlated", "min_std": 0.3}],
-            "split": {"test_size": 0.2},
-            "methods": list(METHODS),
-            "repetitions": 3,
-            "metrics": ["brier", "propensity_mse"],
-            "report": {"per_dataset_layout": "pooled", "pool_where": {"selection": "random"},
-                       "groupings": ["all"]},
-        },
-    },
-}
+RANDOM_K1 = "sar-k1-min_std0.3-selectionrandom"
+RANDOM = "sar-k2-min_std0.3-selectionrandom"
+CORRELATED = "sar-k2-min_std0.3-selectioncorrelated"
 
 
-@pytest.fixture(scope="module")
-def ran(tmp_path_factory):
-    wd = tmp_path_factory.mktemp("sar")
-    write_config(wd, CONFIG, sort_keys=False)
-    run_snakemake(wd, "--cores", "2")
-    return wd
+@pytest.fixture
+def ran(tiny_run):
+    return tiny_run.wd
 
 
 def test_label_files_carry_the_sar_attributes(ran):
@@ -64,7 +40,7 @@ def test_label_files_carry_the_sar_attributes(ran):
 
 def test_every_approach_is_scored_and_the_propensity_models_are_measured(ran):
     agg = pd.read_parquet(ran / "results" / "aggregate" / "sar.parquet")
-    assert set(agg["method"]) == set(METHODS) and len(agg) == 2 * 3 * len(METHODS)
+    assert set(agg["method"]) == set(METHODS) and len(agg) == 3 * 3 * len(METHODS)
     assert agg["brier"].notna().all()
     has_model = agg["method"].isin(["sar_em", "scar_true_c", "scar_tice_c", "naive"])
     assert agg.loc[has_model, "propensity_mse"].notna().all()
@@ -82,27 +58,49 @@ def test_every_approach_is_scored_and_the_propensity_models_are_measured(ran):
 
 
 def test_pooled_tables_follow_the_thesis_layout(ran):
-    for metric in ("brier", "propensity_mse"):
-        md = (ran / "results" / "tables" / f"sar.{metric}.per_dataset.md").read_text()
-        csv = pd.read_csv(ran / "results" / "tables" / f"sar.{metric}.per_dataset.csv")
-        assert len(csv) > 0
+    """Thesis Tables 5.2-5.3: one table per metric, the approaches as rows (in the config's
+    order) and the data sets as columns, each cell the mean ± sd over the rows of every
+    random-attribute setting pooled (the correlated setting left out)."""
     agg = pd.read_parquet(ran / "results" / "aggregate" / "sar.parquet")
-    rnd = agg[agg["setting"] == "sar-k2-min_std0.3-selectionrandom"]
+    assert set(agg["setting"]) == {RANDOM_K1, RANDOM, CORRELATED}
+    rnd = agg[agg["setting"].isin([RANDOM_K1, RANDOM])]
+    for metric in ("brier", "propensity_mse"):
+        want = rnd.groupby("method")[metric].agg(["mean", "std", "count"])
+        csv = pd.read_csv(ran / "results" / "tables" / f"sar.{metric}.per_dataset.csv")
+        assert list(csv["method"]) == list(METHODS) and (csv["metric"] == metric).all()
+        assert set(csv["column"]) == {"breast_cancer-scaled"}               # one column per data set
+        csv = csv.set_index("method")
+        # pooled over 3 repetitions of the two random settings (not 9: correlated left out)
+        np.testing.assert_array_equal(csv["n"], want.loc[csv.index, "count"])
+        np.testing.assert_allclose(csv["mean"], want.loc[csv.index, "mean"], rtol=1e-5)
+        np.testing.assert_allclose(csv["sd"], want.loc[csv.index, "std"], rtol=1e-5)
+        scored = csv[csv["n"] > 0]
+        assert (scored["n"] == 6).all()
+        # the best (lowest MSE) approach is marked, and only it
+        assert set(scored.index[scored["best"]]) == {scored["mean"].idxmin()}
+        md = (ran / "results" / "tables" / f"sar.{metric}.per_dataset.md").read_text()
+        titles = [line for line in md.splitlines() if line.startswith("### ")]
+        assert len(titles) == 1 and "pooled: selection random" in titles[0], md
+        assert "| method | breast_cancer-scaled |" in md.splitlines()
+        rows = [line.split("|")[1].strip() for line in md.splitlines()
+                if line.startswith("| ") and line.split("|")[1].strip() in METHODS]
+        assert rows == list(METHODS)
+    # the pooled cell of SAR-EM in the Markdown table is the mean over the random settings
     md = (ran / "results" / "tables" / "sar.brier.per_dataset.md").read_text()
-    # the pooled cell of SAR-EM is the mean over the random-selection repetitions only
     want = f"{rnd.loc[rnd['method'] == 'sar_em', 'brier'].mean():.3f}"
     line = next(row for row in md.splitlines() if row.startswith("| sar_em"))
     assert want in line
 
 
 def test_a_rerun_from_scratch_gives_identical_results(ran, tmp_path):
-    cfg = dict(CONFIG, experiments={"sar": dict(CONFIG["experiments"]["sar"], methods=["sar_em", "sar_true_e"])})
+    """One fit job of the shared run (SAR-EM on the random setting) run again in a fresh
+    directory: the same rows."""
+    cfg = tiny_config(mirror=False)
+    cfg["experiments"] = {"sar": cfg["experiments"]["sar"]}
+    cfg["targets"] = {}
     write_config(tmp_path, cfg, sort_keys=False)
-    run_snakemake(tmp_path, "--cores", "1", "results/aggregate/sar.parquet")
-    a = pd.read_parquet(ran / "results" / "aggregate" / "sar.parquet")
-    b = pd.read_parquet(tmp_path / "results" / "aggregate" / "sar.parquet")
-    cols = ["dataset", "setting", "method", "rep", "brier", "propensity_mse", "auc_roc"]
-    a = a[a["method"].isin(["sar_em", "sar_true_e"])][cols].reset_index(drop=True)
-    b = b[cols].reset_index(drop=True)
+    fit = f"sar/breast_cancer-scaled/{RANDOM}/sar_em.parquet"
+    run_snakemake(tmp_path, "--cores", "1", f"results/fits/{fit}")
+    a, b = fit_frames(ran)[fit], fit_frames(tmp_path)[fit]
+    assert len(a) == 3 and np.isfinite(a["brier"]).all()
     pd.testing.assert_frame_equal(a, b)
-    assert np.isfinite(a["brier"]).all()

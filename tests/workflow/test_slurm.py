@@ -20,7 +20,7 @@ import pytest
 import yaml
 from conftest import LR_METHODS, NONDETERMINISTIC, REPO, fit_frames, run_snakemake, write_config
 
-pytestmark = [pytest.mark.workflow, pytest.mark.slurm]
+pytestmark = [pytest.mark.workflow, pytest.mark.slurm, pytest.mark.slow]
 
 PROFILE = REPO / "config" / "profiles" / "slurm"
 SCRIPT = PROFILE / "local_cluster.sh"

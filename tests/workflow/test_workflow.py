@@ -1,69 +1,51 @@
-"""Runs the real Snakemake workflow (real Dask LocalCluster, real estimators) on a tiny
-config in a temporary working directory."""
+"""Runs the real Snakemake workflow (real Dask LocalCluster, real estimators) on the tiny
+shared config (tests/workflow/conftest.py): the core part (fixture ``tiny_core``, fast
+tier) and the rest of it (fixture ``tiny_run``: a single-cell experiment, the report,
+named targets, importance maps, class-prior experiments, the half-moons figure, a mirror
+data set). Tests that change files work on a copy of the shared run or in their own
+``tmp_path``."""
 
 import json
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import LR_METHODS, write_config
+from conftest import TINY_CORE_TARGETS, fit_frames, needs_mirror, run_snakemake, tiny_config, write_config
 
 pytestmark = pytest.mark.workflow
 
 REPO = Path(__file__).resolve().parents[2]
-
-TINY = {
-    "seed": 7,
-    "cache_dir": ".cache/pu_lib",
-    "dask": {"threads": 2, "mem_mb": 2000},
-    "methods": dict(LR_METHODS),
-    "experiments": {
-        "tiny": {
-            "paper_table": "hand-made test table",
-            "datasets": ["breast_cancer", "digits"],
-            "settings": [{"mechanism": "scar_c", "c": 0.5}, {"mechanism": "sar", "k": 1, "min_std": 0.3, "id": "sar-k1"}],
-            "split": {"test_size": 0.3, "val_size": 0.2},
-            "methods": ["naive_lr", "elkan_noto_lr"],
-            "repetitions": 3,
-            "metrics": ["f1", "auc_roc"],
-        },
-        "tiny_snar": {
-            "datasets": [{"name": "pulsnar_snar",
-                          "params": {"frac": 0.2, "n_unlabeled": 1000, "n_labeled_per_subclass": 50}}],
-            "settings": [{"mechanism": "snar_subclass", "n_labeled_per_group": 50}],
-            "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
-            "methods": ["naive_lr", "elkan_noto_lr"],
-            "repetitions": 2,
-            "metrics": ["auc_pr"],
-        },
-    },
-}
+#: the core experiments alone (no data mirror, no paper configs), for the tests that run
+#: their own workflow on a variant of them
+TINY = tiny_config(mirror=False)
+TINY["experiments"] = {k: TINY["experiments"][k] for k in ("tiny", "tiny_snar")}
+TINY["targets"] = {}
 
 
 def snakemake(workdir, *args, check=True):
     return run_snakemake(workdir, *args, check=check)
 
 
-@pytest.fixture(scope="module")
-def ran(tmp_path_factory):
-    wd = tmp_path_factory.mktemp("wf")
-    write_config(wd, TINY)
-    proc = snakemake(wd, "--cores", "2")
-    return wd, proc
+def planned_jobs(out: str) -> dict:
+    """``{rule: count}`` from the job table of a dry run with ``--quiet rules``."""
+    jobs = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            jobs[parts[0]] = int(parts[1])
+    return jobs
 
 
-def test_workflow_writes_tables_with_both_methods(ran):
-    wd, _ = ran
-    tables = sorted(p.name for p in (wd / "results" / "tables").glob("*.md"))
+def test_workflow_writes_tables_with_both_methods(tiny_core):
+    wd = tiny_core.wd
+    tables = sorted(p.name for p in (wd / "results" / "tables").glob("tiny.*.md"))
     assert tables == [
         "tiny.auc_roc.all.md", "tiny.auc_roc.per_dataset.md", "tiny.auc_roc.setting.md",
         "tiny.f1.all.md", "tiny.f1.per_dataset.md", "tiny.f1.setting.md",
-        "tiny_snar.auc_pr.per_dataset.md",  # one (data set, setting): no test possible, none asked
     ]
     text = (wd / "results" / "tables" / "tiny.f1.per_dataset.md").read_text()
     assert "| naive_lr |" in text and "| elkan_noto_lr |" in text
@@ -90,13 +72,30 @@ def test_workflow_writes_tables_with_both_methods(ran):
     assert (lab["propensity_attributes"] == "null").all()  # SCAR labels have no propensity attributes
     # per-rule logs
     assert any((wd / "logs" / "fit_eval").rglob("*.log"))
+
+
+def test_optional_dataset_skipped_offline_with_one_warning(tiny_core):
+    out = tiny_core.procs[0].stdout + tiny_core.procs[0].stderr
+    line = "skipped offline: covtype_binary (no mirror copy; set download: true)"
+    assert out.count(line) == 1, out
+    assert "covtype_binary" not in out.replace(line, "")  # no job for it
+    assert not list((tiny_core.wd / "results").rglob("*covtype*"))
+
+
+@pytest.mark.slow
+def test_single_cell_experiment_gets_a_per_dataset_table_and_no_test(tiny_run):
+    """``tiny_snar``: one (data set, setting) cell, scored on the unlabeled rows."""
+    wd = tiny_run.wd
+    tables = sorted(p.name for p in (wd / "results" / "tables").glob("tiny_snar.*"))
+    assert tables == [f"tiny_snar.auc_pr.per_dataset.{ext}" for ext in ("csv", "html", "md", "tex")]
+    assert not list((wd / "results" / "stats").glob("tiny_snar.*"))  # no test possible, none asked
     snar = pd.read_parquet(wd / "results" / "aggregate" / "tiny_snar.parquet")
     assert set(snar["method"]) == {"naive_lr", "elkan_noto_lr"} and len(snar) == 4
 
 
-def test_workflow_writes_stats_tables_and_figures(ran):
-    wd, _ = ran
-    stats = sorted(p.name for p in (wd / "results" / "stats").glob("*.json"))
+def test_workflow_writes_stats_tables_and_figures(tiny_core):
+    wd = tiny_core.wd
+    stats = sorted(p.name for p in (wd / "results" / "stats").glob("tiny.*.json"))
     assert stats == ["tiny.auc_roc.all.json", "tiny.auc_roc.setting.json", "tiny.f1.all.json", "tiny.f1.setting.json"]
     doc = json.loads((wd / "results" / "stats" / "tiny.f1.all.json").read_text())
     assert doc["paper_table"] == "hand-made test table" and len(doc["config_hash"]) == 16
@@ -120,10 +119,11 @@ def test_workflow_writes_stats_tables_and_figures(ran):
     assert any((wd / "logs" / "stats").rglob("*.log"))
 
 
-def test_report_contains_every_table_and_figure(ran):
-    wd, _ = ran
-    snakemake(wd, "--report", "report.html")
-    html = (wd / "report.html").read_text(errors="replace")
+@pytest.mark.slow
+def test_report_contains_every_table_and_figure(tiny_run, tmp_path):
+    # the report of two targets, written outside the shared run's directory
+    tiny_run.snakemake(*TINY_CORE_TARGETS, "tiny_snar_tables", "--report", tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text(errors="replace")
     for metric in ("f1", "auc_roc"):
         for grouping in ("all", "setting"):
             assert f"cd_tiny.{metric}.{grouping}.png" in html
@@ -136,44 +136,49 @@ def test_report_contains_every_table_and_figure(ran):
     assert "config/config.yaml" in html
 
 
-def test_second_run_does_nothing_and_deleting_reruns_only_downstream(ran):
-    wd, _ = ran
-    proc = snakemake(wd, "--cores", "2", "-n")
+@pytest.mark.slow
+def test_second_run_does_nothing_and_deleting_reruns_only_downstream(tiny_core, tmp_path):
+    wd = tiny_core.copy_to(tmp_path / "wd")  # the shared run stays as it is
+    # the core target and every cell's result file, as the default target lists them
+    fits = sorted(str(p.relative_to(wd)) for p in (wd / "results" / "fits" / "tiny").rglob("*.parquet"))
+    assert len(fits) == 8
+    targets = [*TINY_CORE_TARGETS, *fits]
+    proc = tiny_core.snakemake(*targets, "--cores", "2", "-n", workdir=wd)
     assert "Nothing to be done" in proc.stdout + proc.stderr
     victim = wd / "results" / "fits" / "tiny" / "breast_cancer" / "sar-k1" / "naive_lr.parquet"
     victim.unlink()
-    proc = snakemake(wd, "--cores", "2", "-n", "--quiet", "rules")
+    proc = tiny_core.snakemake(*targets, "--cores", "2", "-n", "--quiet", "rules", workdir=wd)
     out = proc.stdout + proc.stderr
-    jobs = {}
-    for line in out.splitlines():
-        parts = line.split()
-        if len(parts) == 2 and parts[1].isdigit():
-            jobs[parts[0]] = int(parts[1])
+    jobs = planned_jobs(out)
     assert jobs.get("fit_eval") == 1, out
     assert jobs.get("aggregate") == 1, out
     assert jobs.get("tables") == 2, out   # 2 metrics
     assert jobs.get("stats") == 4, out    # 2 metrics x 2 groupings
     assert "labels" not in jobs and "dataset" not in jobs, out
     before = {p: p.stat().st_mtime_ns for p in (wd / "results" / "fits").rglob("*.parquet")}
-    snakemake(wd, "--cores", "2")
+    tiny_core.snakemake(*targets, "--cores", "2", workdir=wd)
     after = {p: p.stat().st_mtime_ns for p in (wd / "results" / "fits").rglob("*.parquet")}
     assert victim.exists()
     assert all(after[p] == t for p, t in before.items())
 
 
-def test_results_identical_for_one_or_two_workers(ran, tmp_path):
-    wd, _ = ran
+@pytest.mark.slow
+def test_results_identical_for_one_or_two_workers(tiny_core, tmp_path):
+    """One fit job (three repetitions) again with two Dask worker threads instead of the
+    shared run's one: the same rows."""
     cfg = yaml.safe_load(yaml.safe_dump(TINY))
-    cfg["dask"]["threads"] = 1
-    cfg["experiments"] = {"tiny": cfg["experiments"]["tiny"]}
+    assert tiny_core.config["dask"]["threads"] == 1
+    cfg["dask"]["threads"] = 2
     write_config(tmp_path, cfg)
-    snakemake(tmp_path, "--cores", "1")
-    a = pd.read_parquet(wd / "results" / "aggregate" / "tiny.parquet")
-    b = pd.read_parquet(tmp_path / "results" / "aggregate" / "tiny.parquet")
-    drop = ["fit_seconds", "predict_seconds"]
-    pd.testing.assert_frame_equal(a.drop(columns=drop), b.drop(columns=drop))
+    fit = "results/fits/tiny/digits/sar-k1/elkan_noto_lr.parquet"
+    snakemake(tmp_path, fit, "--cores", "2")
+    a = fit_frames(tiny_core.wd)["tiny/digits/sar-k1/elkan_noto_lr.parquet"]
+    b = fit_frames(tmp_path)["tiny/digits/sar-k1/elkan_noto_lr.parquet"]
+    assert len(a) == 3
+    pd.testing.assert_frame_equal(a, b)
 
 
+@pytest.mark.slow
 def test_lint_is_clean():
     proc = subprocess.run(
         [sys.executable, "-m", "snakemake", "--lint"], capture_output=True, text=True, cwd=REPO
@@ -187,14 +192,16 @@ def test_bad_config_fails_before_any_job(tmp_path):
     cfg = yaml.safe_load(yaml.safe_dump(TINY))
     cfg["experiments"]["tiny"]["datasets"] = ["breast_cancer", "no_such_dataset"]
     write_config(tmp_path, cfg)
-    t = time.perf_counter()
     proc = snakemake(tmp_path, "--cores", "2", check=False)
     assert proc.returncode != 0
     err = proc.stdout + proc.stderr
     assert "experiments.tiny.datasets[1]: unknown dataset 'no_such_dataset'" in err
-    assert not (tmp_path / "results").exists()
-    assert time.perf_counter() - t < 60
+    # before any job: no job ran, nothing was written
+    assert not (tmp_path / "results").exists() and not (tmp_path / "logs").exists()
 
+
+@pytest.mark.slow
+def test_bad_setting_parameter_fails_before_any_job(tmp_path):
     cfg = yaml.safe_load(yaml.safe_dump(TINY))
     cfg["experiments"]["tiny"]["settings"][0]["c"] = 1.5
     write_config(tmp_path, cfg)
@@ -204,32 +211,12 @@ def test_bad_config_fails_before_any_job(tmp_path):
     assert not (tmp_path / "results").exists()
 
 
-from conftest import SHARED_DATASETS as MIRROR  # noqa: E402
-from conftest import needs_mirror, run_snakemake  # noqa: E402
-
-
+@pytest.mark.slow
 @needs_mirror
-def test_mirror_dataset_runs_offline(tmp_path):
-    cfg = {
-        "seed": 3,
-        "data_mirror": str(MIRROR),
-        "download": False,
-        "dask": {"threads": 1, "mem_mb": 1000},
-        "methods": {"naive_lr": {"method": "naive", "base": "logistic_regression"}},
-        "experiments": {
-            "flip": {
-                "datasets": [{"name": "yeast6", "positive": "pu_hellinger"}],
-                "settings": [{"mechanism": "scar_flip", "flip_ratio": 0.5}],
-                "split": {"test_size": 0.3, "max_samples": 1000},
-                "methods": ["naive_lr"],
-                "repetitions": 2,
-                "metrics": ["auc_pr"],
-            }
-        },
-    }
-    write_config(tmp_path, cfg)
-    snakemake(tmp_path, "--cores", "1")
-    agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "flip.parquet")
+def test_mirror_dataset_runs_offline(tiny_run):
+    """Experiment ``flip`` of the shared run: yeast6 from the data mirror, offline."""
+    wd = tiny_run.wd
+    agg = pd.read_parquet(wd / "results" / "aggregate" / "flip.parquet")
     assert len(agg) == 2
     # 1000-row subsample, 70% train; yeast6 has 35 positives in 1484 rows
     assert (agg["n_train"] == 700).all()
@@ -237,72 +224,25 @@ def test_mirror_dataset_runs_offline(tmp_path):
     # flip ratio 0.5: exactly half of the training positives stay labeled
     n_pos = (agg["prior_true"] * 700).round().astype(int)
     assert (agg["n_labeled"] == n_pos - (n_pos * 0.5 + 0.5).astype(int)).all()  # round half up
-    assert (tmp_path / "results" / "tables" / "flip.auc_pr.per_dataset.md").exists()
+    assert (wd / "results" / "tables" / "flip.auc_pr.per_dataset.md").exists()
 
 
-def test_optional_dataset_skipped_offline_with_one_warning(tmp_path):
-    cfg = yaml.safe_load(yaml.safe_dump(TINY))
-    cfg["download"] = False
-    cfg["experiments"]["tiny"]["datasets"] = [
-        "breast_cancer", {"name": "covtype_binary", "positive": "pu_extra_trees", "optional": True}]
-    write_config(tmp_path, cfg)
-    proc = snakemake(tmp_path, "--cores", "1", "-n")
-    out = proc.stdout + proc.stderr
-    line = "skipped offline: covtype_binary (no mirror copy; set download: true)"
-    assert out.count(line) == 1, out
-    assert "covtype_binary" not in out.replace(line, "")  # no job for it
-
-
+@pytest.mark.slow
 @needs_mirror
-def test_named_targets_and_importance_maps(tmp_path):
-    """A paper-style config: PU ET methods with the true prior, a named target per table,
-    the importance-maps rule, and an optional download-only dataset skipped offline."""
-    cfg = {
-        "seed": 5,
-        "data_mirror": str(MIRROR),
-        "download": False,
-        "dask": {"threads": 2, "mem_mb": 2000},
-        "methods": {
-            "pu_et": {"method": "pu_extra_trees", "params": {"n_estimators": 5, "prior": True}},
-            "naive_et": {"method": "naive_pu_et", "params": {"n_estimators": 5}},
-            "sup_et": {"method": "supervised_et", "params": {"n_estimators": 5}},
-        },
-        "experiments": {
-            "pet": {
-                "datasets": [{"name": "yeast6", "positive": "pu_hellinger"},
-                             {"name": "thyroid_ann_uci", "positive": "pu_hellinger"},
-                             {"name": "covtype_binary", "positive": "pu_extra_trees", "optional": True}],
-                "settings": [{"mechanism": "case_control", "n_labeled": 20}],
-                "split": {"predefined": "auto", "test_size": 0.3},
-                "methods": ["pu_et", "naive_et", "sup_et"],
-                "repetitions": 2,
-                "metrics": ["accuracy", "f1", "train_pu_risk_01", "fit_seconds"],
-                "report": {"scale": 100, "decimals": 1, "style": "paren"},
-            },
-            "other": {
-                "datasets": ["breast_cancer"],
-                "settings": [{"mechanism": "scar_c", "c": 0.5}],
-                "methods": ["naive_et"],
-                "repetitions": 1,
-            },
-        },
-        "importance_maps": {"dataset": "mnist_5k_subset", "digits": [0, 1], "n_labeled": 50, "n_estimators": 3},
-        "targets": {
-            "table_a": {"experiments": ["pet"], "metrics": ["accuracy", "f1"]},
-            "figure_b": {"importance_maps": True},
-        },
-    }
-    write_config(tmp_path, cfg)
-    proc = snakemake(tmp_path, "table_a", "figure_b", "--cores", "2")
-    out = proc.stdout + proc.stderr
+def test_named_targets_and_importance_maps(tiny_run):
+    """A paper-style experiment of the shared run: PU ET methods with the true prior, a
+    named target per table (``table_a``: two of its four metrics), the importance-maps
+    rule (target ``figure_b``), and an optional download-only dataset skipped offline."""
+    out = tiny_run.output
+    wd = tiny_run.wd
     assert "skipped offline: covtype_binary (no mirror copy; set download: true)" in out
-    tables = tmp_path / "results" / "tables"
+    tables = wd / "results" / "tables"
     assert (tables / "pet.accuracy.setting.md").exists() and (tables / "pet.f1.per_dataset.md").exists()
     assert not (tables / "pet.fit_seconds.per_dataset.md").exists()     # not part of the target
-    assert not (tmp_path / "results" / "aggregate" / "other.parquet").exists()
+    assert not (wd / "results" / "aggregate" / "other.parquet").exists()   # no target names it
     md = (tables / "pet.accuracy.per_dataset.md").read_text()
     assert "| pu_et |" in md and "| sup_et |" in md and " (" in md       # "mean (sd)" percentages
-    agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "pet.parquet")
+    agg = pd.read_parquet(wd / "results" / "aggregate" / "pet.parquet")
     assert set(agg["dataset_name"]) == {"yeast6", "thyroid_ann_uci"}
     pu = agg[agg["method"] == "pu_et"]
     np.testing.assert_allclose(pu["prior_given"], pu["prior_true"])          # prior: true
@@ -310,69 +250,19 @@ def test_named_targets_and_importance_maps(tmp_path):
     # thyroid has its own split (3772 / 3428), yeast6 a random 70/30 split
     assert set(agg.loc[agg["dataset_name"] == "thyroid_ann_uci", "n_train"]) == {3772}
     for kind in ("raw", "normalized"):
-        assert (tmp_path / "results" / "figures" / f"importance_maps_{kind}.png").read_bytes()[:4] == b"\x89PNG"
-    npz = np.load(tmp_path / "results" / "importance_maps" / "importances.npz")
+        assert (wd / "results" / "figures" / f"importance_maps_{kind}.png").read_bytes()[:4] == b"\x89PNG"
+    npz = np.load(wd / "results" / "importance_maps" / "importances.npz")
     assert npz["0_pu_raw"].shape == (784,)
 
 
+@pytest.mark.slow
 @needs_mirror
-def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_path):
-    """Class-prior experiments (PULSNAR Figure 3 / thesis Figure 3.1 style) run as named
-    targets and write the estimate figures and tables; a classifier estimates its prior with
-    TIcE inside fit."""
-    cfg = {
-        "seed": 11,
-        "data_mirror": str(MIRROR),
-        "dask": {"threads": 2, "mem_mb": 2000},
-        "methods": {
-            "pulscar": {"method": "pulscar"},
-            "pulsnar": {"method": "pulsnar", "params": {"max_clusters": 6}},
-            "tice": {"method": "tice"},
-            "tice_mp": {"method": "tice", "params": {"variant": "most_promising"}},
-            "en": {"method": "elkan_noto_prior", "base": "logistic_regression"},
-            "pu_tree_tice": {"method": "pu_decision_tree", "params": {"prior": "tice", "max_depth": 4}},
-        },
-        "experiments": {
-            "snar_alpha": {
-                "paper_table": "Figure 3 (tiny)",
-                "datasets": [{"name": "pulsnar_snar", "params": {"frac": f, "n_unlabeled": 1500,
-                                                                  "n_labeled_per_subclass": 100}}
-                             for f in (0.1, 0.3)],
-                "settings": [{"mechanism": "snar_subclass", "n_labeled_per_group": 100}],
-                "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
-                "methods": ["pulscar", "pulsnar", "tice", "en"],
-                "repetitions": 2,
-                "metrics": ["alpha_u_abs_error", "fit_seconds"],
-            },
-            "tice_c": {
-                "datasets": [{"name": "breast_cancer_wisconsin_original", "positive": "bekker_tice"},
-                             {"name": "breast_cancer_wisconsin_original", "positive": "bekker_tice_nu"}],
-                "settings": [{"mechanism": "scar_c", "c": 0.3}, {"mechanism": "scar_c", "c": 0.7}],
-                "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
-                "methods": ["tice", "tice_mp"],
-                "repetitions": 2,
-                "metrics": ["prior_abs_error", "ms_per_example"],
-                "report": {"estimates": {"x": "c_true", "y": "prior_abs_error", "panel": "dataset",
-                                         "x_decimals": 1}},
-            },
-            "clf": {
-                "datasets": [{"name": "pulsnar_scar", "params": {"frac": 0.3, "n_unlabeled": 1500,
-                                                                  "n_labeled": 500}}],
-                "settings": [{"mechanism": "pulsnar_alpha", "alpha": 0.3}],
-                "split": {"test_size": 0.3},
-                "methods": ["pu_tree_tice"],
-                "repetitions": 1,
-                "metrics": ["accuracy"],
-            },
-        },
-        "targets": {
-            "figure_3": {"experiments": ["snar_alpha"]},
-            "figure_3_1": {"experiments": ["tice_c", "clf"]},
-        },
-    }
-    write_config(tmp_path, cfg)
-    snakemake(tmp_path, "figure_3", "figure_3_1", "--cores", "2")
-    agg = pd.read_parquet(tmp_path / "results" / "aggregate" / "snar_alpha.parquet")
+def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tiny_run):
+    """Class-prior experiments of the shared run (PULSNAR Figure 3 / thesis Figure 3.1
+    style) built as named targets write the estimate figures and tables; a classifier
+    estimates its prior with TIcE inside fit."""
+    wd = tiny_run.wd
+    agg = pd.read_parquet(wd / "results" / "aggregate" / "snar_alpha.parquet")
     assert len(agg) == 2 * 4 * 2
     assert set(np.round(agg["alpha_u_true"], 3)) == {0.1, 0.3}
     # the three estimates of a row are one estimate in three forms (thesis eqs. 2.5-2.7)
@@ -381,7 +271,7 @@ def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_pa
     np.testing.assert_allclose(agg["c_hat"], lf / agg["prior_hat"])
     np.testing.assert_allclose(agg["alpha_u_abs_error"], (agg["alpha_u_hat"] - agg["alpha_u_true"]).abs())
     assert (agg.loc[agg["method"] == "pulsnar", "n_clusters"] >= 1).all()
-    tables, figures = tmp_path / "results" / "tables", tmp_path / "results" / "figures"
+    tables, figures = wd / "results" / "tables", wd / "results" / "figures"
     md = (tables / "snar_alpha.prior_estimates.md").read_text()
     assert "| alpha_u_true | pulscar | pulsnar | tice | en |" in md
     csv = pd.read_csv(tables / "snar_alpha.prior_estimates.csv")
@@ -389,20 +279,32 @@ def test_prior_estimation_experiments_and_estimated_priors_in_classifiers(tmp_pa
     assert (figures / "prior_estimates_snar_alpha.png").read_bytes()[:4] == b"\x89PNG"
     assert (figures / "prior_estimates_tice_c.pdf").read_bytes()[:4] == b"%PDF"
     assert (tables / "snar_alpha.alpha_u_abs_error.all.md").exists()
-    tice = pd.read_parquet(tmp_path / "results" / "aggregate" / "tice_c.parquet")
+    tice = pd.read_parquet(wd / "results" / "aggregate" / "tice_c.parquet")
     assert set(tice["c_true"].round(1)) == {0.3, 0.7} and tice["prior_abs_error"].notna().all()
     csv = pd.read_csv(tables / "tice_c.prior_estimates.csv")
     assert set(csv["panel"]) == {"breast_cancer_wisconsin_original-pos_bekker_tice",
                                  "breast_cancer_wisconsin_original-pos_bekker_tice_nu"}
-    clf = pd.read_parquet(tmp_path / "results" / "aggregate" / "clf.parquet")
+    clf = pd.read_parquet(wd / "results" / "aggregate" / "clf.parquet")
     assert clf["prior_hat"].between(0.05, 0.95).all() and clf["accuracy"].notna().all()
 
 
-def test_half_moons_figure_target(tmp_path):
+@pytest.mark.slow
+def test_half_moons_figure_target(tiny_run):
     """The PU Hellinger trees paper's Figure 2 as a named target (rule half_moons)."""
+    wd = tiny_run.wd
+    for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
+        assert (wd / "results" / "figures" / f"half_moons.{ext}").read_bytes()[:4] == magic
+    summary = pd.read_csv(wd / "results" / "half_moons" / "summary.csv")
+    assert list(summary["model"]) == ["CART", "HDT", "PU-HDT"]
+    assert summary["auc_pr_unlabeled"].between(0, 1).all()
+    assert (wd / "logs" / "half_moons" / "half_moons.log").exists()
+
+
+@pytest.mark.slow
+def test_half_moons_target_builds_only_the_figure(tmp_path):
+    """``snakemake figure_2`` in a fresh directory plans the half_moons job and nothing else."""
     cfg = {
         "seed": 3,
-        "dask": {"threads": 1, "mem_mb": 2000},
         "methods": {"naive_lr": {"method": "naive", "base": "logistic_regression"}},
         "experiments": {"unused": {"datasets": ["breast_cancer"], "settings": [{"mechanism": "scar_c", "c": 0.5}],
                                    "methods": ["naive_lr"], "repetitions": 1}},
@@ -410,11 +312,6 @@ def test_half_moons_figure_target(tmp_path):
         "targets": {"figure_2": {"half_moons": True}},
     }
     write_config(tmp_path, cfg)
-    snakemake(tmp_path, "figure_2", "--cores", "1")
-    for ext, magic in (("png", b"\x89PNG"), ("pdf", b"%PDF")):
-        assert (tmp_path / "results" / "figures" / f"half_moons.{ext}").read_bytes()[:4] == magic
-    summary = pd.read_csv(tmp_path / "results" / "half_moons" / "summary.csv")
-    assert list(summary["model"]) == ["CART", "HDT", "PU-HDT"]
-    assert summary["auc_pr_unlabeled"].between(0, 1).all()
-    assert (tmp_path / "logs" / "half_moons" / "half_moons.log").exists()
-    assert not (tmp_path / "results" / "aggregate").exists()        # only the figure was built
+    proc = snakemake(tmp_path, "figure_2", "--cores", "1", "-n", "--quiet", "rules")
+    out = proc.stdout + proc.stderr
+    assert planned_jobs(out) == {"figure_2": 1, "half_moons": 1, "total": 2}, out
