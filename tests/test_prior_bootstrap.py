@@ -351,21 +351,25 @@ def _errorbar_extent(ax):
     return min(ys), max(ys)
 
 
-def test_estimate_figure_clips_the_repetition_intervals_to_unit_interval():
+def test_estimate_figure_draws_the_summarys_clipped_intervals():
+    """The figure draws the interval of :func:`estimate_summary`, which clips the t
+    interval to the quantity's range: [0, 1] for an estimate of alpha, [0, inf) for a time
+    (three repetitions each, whose t intervals overshoot those ranges)."""
     import matplotlib.pyplot as plt
 
-    from pu_lib.experiments.prior_report import estimate_figure
+    from pu_lib.experiments.prior_report import estimate_figure, estimate_summary
 
-    summ = pd.DataFrame({"panel": "a", "x": [0.05, 0.95], "method": "m", "n": 2, "mean": [0.02, 0.97],
-                         "sd": 0.2, "lo": [-0.4, 0.6], "hi": [0.3, 1.5]})
-    fig = estimate_figure(summ, "alpha_u_true", "alpha_u_hat")
-    lo, hi = _errorbar_extent(fig.axes[0])
-    assert lo == pytest.approx(0.0) and hi == pytest.approx(1.0)
-    plt.close(fig)
-    fig = estimate_figure(summ, "alpha_u_true", "fit_seconds")  # not a fraction: not clipped
-    lo, hi = _errorbar_extent(fig.axes[0])
-    assert lo == pytest.approx(-0.4) and hi == pytest.approx(1.5)
-    plt.close(fig)
+    df = pd.DataFrame({"dataset_name": "a", "method": "m", "alpha_u_true": [0.05] * 3 + [0.95] * 3,
+                       "alpha_u_hat": [0.0, 0.02, 0.2, 0.8, 0.99, 1.0],
+                       "fit_seconds": [0.01, 0.02, 0.5, 0.01, 0.02, 0.5]})
+    for y, (lo_want, hi_want) in (("alpha_u_hat", (0.0, 1.0)), ("fit_seconds", (0.0, None))):
+        summ = estimate_summary(df, "alpha_u_true", y)
+        assert summ["lo"].min() == 0.0  # the raw t interval reaches below 0
+        fig = estimate_figure(summ, "alpha_u_true", y)
+        lo, hi = _errorbar_extent(fig.axes[0])
+        assert lo == pytest.approx(lo_want)
+        assert hi == pytest.approx(hi_want if hi_want is not None else summ["hi"].max())
+        plt.close(fig)
 
 
 class _DuplicateSensitive(BasePriorEstimator):
