@@ -6,6 +6,7 @@ needs_mirror``): pytest puts this directory on ``sys.path`` when it loads this f
 
 import os
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -90,6 +91,36 @@ def run_snakemake(workdir, *args, check: bool = True) -> subprocess.CompletedPro
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(map(str, args))} failed:\n{proc.stdout}\n{proc.stderr}")
     return proc
+
+
+#: environment variable naming the folder of the ``scontrol`` shim of :func:`_no_wait_for_a_slurm_controller`
+SCONTROL_SHIM_ENV = "PU_LIB_TEST_SCONTROL_SHIM"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _no_wait_for_a_slurm_controller(tmp_path_factory):
+    """Snakemake imports every installed executor plugin in every process, and the SLURM
+    plugin's import runs ``scontrol show config`` (timeout 10 s) to read MinJobAge. Where
+    SLURM is installed but no controller answers (every test but those of
+    ``tests/workflow/test_slurm.py``, which start one), that call waits out its 10 s and the
+    plugin goes on without the value. A shim ``scontrol`` first on ``PATH`` fails at once,
+    which gives the plugin the same outcome (no MinJobAge) without the wait in each of the
+    suite's Snakemake runs. ``test_slurm.py`` takes the shim off ``PATH`` for its cluster."""
+    if shutil.which("scontrol") is None:
+        yield
+        return
+    folder = tmp_path_factory.mktemp("scontrol_shim")
+    shim = folder / "scontrol"
+    shim.write_text("#!/bin/sh\necho 'scontrol: no SLURM controller for this test (tests/conftest.py)' >&2\nexit 1\n")
+    shim.chmod(0o755)
+    old_path = os.environ.get("PATH", "")
+    os.environ["PATH"] = f"{folder}{os.pathsep}{old_path}"
+    os.environ[SCONTROL_SHIM_ENV] = str(folder)
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = old_path
+        os.environ.pop(SCONTROL_SHIM_ENV, None)
 
 
 @pytest.fixture(scope="session")

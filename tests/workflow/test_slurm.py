@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import yaml
-from conftest import LR_METHODS, NONDETERMINISTIC, REPO, fit_frames, run_snakemake, write_config
+from conftest import LR_METHODS, NONDETERMINISTIC, REPO, SCONTROL_SHIM_ENV, fit_frames, run_snakemake, write_config
 
 pytestmark = [pytest.mark.workflow, pytest.mark.slurm, pytest.mark.slow]
 
@@ -71,6 +71,20 @@ def unavailable(reason: str):
 
 def which(name: str):
     return shutil.which(name) or shutil.which(name, path="/usr/sbin:/sbin")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _real_scontrol():
+    """The real ``scontrol`` for this module: the suite's shim (tests/conftest.py) is
+    taken off ``PATH`` while these tests talk to a SLURM cluster."""
+    shim = os.environ.get(SCONTROL_SHIM_ENV)
+    old_path = os.environ.get("PATH", "")
+    if shim:
+        os.environ["PATH"] = os.pathsep.join(p for p in old_path.split(os.pathsep) if p != shim)
+    try:
+        yield
+    finally:
+        os.environ["PATH"] = old_path
 
 
 @pytest.fixture(scope="module")
