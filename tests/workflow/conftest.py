@@ -313,3 +313,11 @@ def tiny_run(tiny_core) -> SharedRun:
     targets = TINY_TARGETS + (TINY_MIRROR_TARGETS if tiny_core.mirror else [])
     tiny_core.procs.append(tiny_core.snakemake(*targets, "--cores", "2"))
     return tiny_core
+
+
+@pytest.fixture
+def tiny_run_output(tiny_run):
+    """``(workdir, output)``: the shared tiny run's directory and the Snakemake output of
+    its last invocation (the one that built the paper targets)."""
+    last = tiny_run.procs[-1]
+    return tiny_run.wd, last.stdout + last.stderr

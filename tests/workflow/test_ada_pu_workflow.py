@@ -53,25 +53,18 @@ def test_the_shared_run_builds_the_paper_files_and_targets():
     assert {"ada_pu_table_2", "ada_pu_figure_3"} <= set(TINY_MIRROR_TARGETS)
 
 
-@pytest.fixture
-def ran(tiny_run):
-    """The shared run's directory and the output of the invocation that built the targets."""
-    last = tiny_run.procs[-1]
-    return tiny_run.wd, last.stdout + last.stderr
-
-
 @pytest.mark.slow
 @needs_mirror
-def test_download_only_sets_are_skipped_with_one_warning_each(ran):
-    _, out = ran
+def test_download_only_sets_are_skipped_with_one_warning_each(tiny_run_output):
+    _, out = tiny_run_output
     for name in ("epsilon", "cifar10"):
         assert out.count(f"skipped offline: {name} (no mirror copy; set download: true)") == 1
 
 
 @pytest.mark.slow
 @needs_mirror
-def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(ran):
-    wd, _ = ran
+def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(tiny_run_output):
+    wd, _ = tiny_run_output
     agg = pd.read_parquet(wd / "results" / "aggregate" / "ada_pu_breast_cancer.parquet")
     assert set(agg["method"]) == {"ada_pu", "pn_adaboost", "pn_gbdt", "pn_xgboost"}
     assert set(agg["rep"]) == {0, 1} and (agg["n_labeled"] == 10).all()
@@ -89,8 +82,8 @@ def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(ran):
 
 @pytest.mark.slow
 @needs_mirror
-def test_table_2_and_the_curves_are_written(ran):
-    wd, _ = ran
+def test_table_2_and_the_curves_are_written(tiny_run_output):
+    wd, _ = tiny_run_output
     md = (wd / "results" / "tables" / "ada_pu_breast_cancer.accuracy.per_dataset.md").read_text()
     assert "| method | breast_cancer-pos_ada_pu |" in md
     for m in ("ada_pu", "pn_adaboost", "pn_gbdt", "pn_xgboost"):

@@ -58,24 +58,17 @@ def test_the_shared_run_builds_the_paper_files_and_targets():
     assert PAPER_CONFIGS[:2] == [PAPER, TINY] and set(TARGETS) <= set(TINY_MIRROR_TARGETS)
 
 
-@pytest.fixture
-def ran(tiny_run):
-    """The shared run's directory and the output of the invocation that built the targets."""
-    last = tiny_run.procs[-1]
-    return tiny_run.wd, last.stdout + last.stderr
-
-
 @pytest.mark.slow
 @needs_mirror
-def test_offline_download_only_set_is_skipped_with_one_warning(ran):
-    _, out = ran
+def test_offline_download_only_set_is_skipped_with_one_warning(tiny_run_output):
+    _, out = tiny_run_output
     assert out.count("skipped offline: satellite_openml (no mirror copy; set download: true)") == 1
 
 
 @pytest.mark.slow
 @needs_mirror
-def test_summary_tables_have_significance_marks_per_flip_ratio(ran):
-    wd, _ = ran
+def test_summary_tables_have_significance_marks_per_flip_ratio(tiny_run_output):
+    wd, _ = tiny_run_output
     for metric in ("f1_tuned", "auc_pr", "auc_roc"):
         md = (wd / "results" / "tables" / f"pu_hellinger.{metric}.setting.md").read_text()
         lines = md.splitlines()
@@ -98,8 +91,8 @@ def test_summary_tables_have_significance_marks_per_flip_ratio(ran):
 
 @pytest.mark.slow
 @needs_mirror
-def test_per_dataset_tables_one_per_flip_ratio(ran):
-    wd, _ = ran
+def test_per_dataset_tables_one_per_flip_ratio(tiny_run_output):
+    wd, _ = tiny_run_output
     for metric in ("f1_tuned", "auc_pr"):
         md = (wd / "results" / "tables" / f"pu_hellinger.{metric}.per_dataset.md").read_text()
         titles = re.findall(r"^### .*$", md, flags=re.M)
@@ -109,8 +102,8 @@ def test_per_dataset_tables_one_per_flip_ratio(ran):
 
 @pytest.mark.slow
 @needs_mirror
-def test_result_rows_follow_the_refit_protocol(ran):
-    wd, _ = ran
+def test_result_rows_follow_the_refit_protocol(tiny_run_output):
+    wd, _ = tiny_run_output
     agg = pd.read_parquet(wd / "results" / "aggregate" / "pu_hellinger.parquet")
     assert set(agg["dataset"]) == {"CGO", "YEA"} and set(agg["rep"]) == {0, 1}
     assert set(agg["method"]) == set(TINY_METHODS)
