@@ -263,14 +263,35 @@ def _file_digest(path: Path) -> str:
 def compute_code_hash(roots, shallow=(), *, package: str | Path | None = None) -> str:
     """:func:`code_hash` without the per-process cache (reads the files every call)."""
     pkg = _Package(Path(package) if package is not None else package_dir())
-    lines = sorted(f"{p.relative_to(pkg.base).as_posix()}\0{_file_digest(p)}"
+    return _hash_of(pkg, roots, shallow, _file_digest)
+
+
+def _hash_of(pkg: _Package, roots, shallow, digest) -> str:
+    lines = sorted(f"{p.relative_to(pkg.base).as_posix()}\0{digest(p)}"
                    for p in _closure(pkg, tuple(roots), tuple(shallow)))
     return hashlib.sha256("\n".join(lines).encode("utf-8")).hexdigest()[:16]
 
 
+@functools.lru_cache(maxsize=8)
+def _shared_package(package: str) -> _Package:
+    """One parsed copy of the package per process: the workflow hashes the closures of
+    every method and rule group in one invocation, and the closures share most modules
+    (each file is parsed and read once, not once per closure)."""
+    return _Package(Path(package))
+
+
+_cached_digest = functools.lru_cache(maxsize=None)(_file_digest)
+
+
 @functools.lru_cache(maxsize=256)
 def _cached(roots: tuple, shallow: tuple, package: str) -> str:
-    return compute_code_hash(roots, shallow, package=package)
+    return _hash_of(_shared_package(package), roots, shallow, _cached_digest)
+
+
+def _clear_caches() -> None:
+    _cached.cache_clear()
+    _shared_package.cache_clear()
+    _cached_digest.cache_clear()
 
 
 def code_hash(roots, shallow=(), *, package: str | Path | None = None) -> str:
@@ -281,7 +302,7 @@ def code_hash(roots, shallow=(), *, package: str | Path | None = None) -> str:
     return _cached(tuple(sorted(set(roots))), tuple(sorted(set(shallow))), root)
 
 
-code_hash.cache_clear = _cached.cache_clear
+code_hash.cache_clear = _clear_caches
 
 
 # --------------------------------------------------------------------------- jobs
