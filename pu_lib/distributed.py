@@ -325,7 +325,8 @@ def limit_threads(n: int = 1):
         yield
 
 
-def _peak_rss_mb() -> float:
+def peak_rss_mb() -> float:
+    """Peak resident memory (MB, ``ru_maxrss``) of this process."""
     import resource
 
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024.0
@@ -334,7 +335,7 @@ def _peak_rss_mb() -> float:
 def worker_peak_rss_mb(client) -> dict[str, float]:
     """Peak resident memory (MB, ``ru_maxrss``) of every worker process of ``client``,
     by worker address; for the logs of workflow jobs and the scaling benchmark."""
-    return dict(sorted(client.run(_peak_rss_mb).items()))
+    return dict(sorted(client.run(peak_rss_mb).items()))
 
 
 def exit_with_parent(poll_seconds: float = 1.0, exit_code: int = 70):

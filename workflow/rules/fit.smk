@@ -1,5 +1,6 @@
 rule fit_eval:
-    """Fit and score one method on one (dataset, label setting): repetitions run as Dask tasks."""
+    """Fit and score one method on one (dataset, label setting): repetitions run as Dask tasks
+    (in the job's process when it has one thread and no scheduler address)."""
     input:
         data=dataset_file,
         labels="results/labels/{experiment}/{dataset}/{setting}.parquet",
