@@ -137,10 +137,10 @@ TINY_EXPERIMENTS = {
     },
     "snar_alpha": {
         "paper_table": "Figure 3 (tiny)",
-        "datasets": [{"name": "pulsnar_snar", "params": {"frac": f, "n_unlabeled": 1500,
-                                                          "n_labeled_per_subclass": 100}}
+        "datasets": [{"name": "pulsnar_snar", "params": {"frac": f, "n_unlabeled": 800,
+                                                          "n_labeled_per_subclass": 50}}
                      for f in (0.1, 0.3)],
-        "settings": [{"mechanism": "snar_subclass", "n_labeled_per_group": 100}],
+        "settings": [{"mechanism": "snar_subclass", "n_labeled_per_group": 50}],
         "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
         "methods": ["pulscar", "pulsnar", "tice", "en"],
         "repetitions": 2,
@@ -182,7 +182,7 @@ MIRROR_EXPERIMENTS = {
                      {"name": "breast_cancer_wisconsin_original", "positive": "bekker_tice_nu"}],
         "settings": [{"mechanism": "scar_c", "c": 0.3}, {"mechanism": "scar_c", "c": 0.7}],
         "split": {"test_size": 0.0, "evaluate_on": "unlabeled"},
-        "methods": ["tice", "tice_mp"],
+        "methods": ["tice"],
         "repetitions": 2,
         "metrics": ["prior_abs_error", "ms_per_example"],
         "report": {"estimates": {"x": "c_true", "y": "prior_abs_error", "panel": "dataset", "x_decimals": 1}},
@@ -243,7 +243,6 @@ def tiny_config(mirror: bool = HAS_MIRROR) -> dict:
         cfg["data_mirror"] = str(SHARED_DATASETS)
         cfg["download"] = False
         methods.update({
-            "tice_mp": {"method": "tice", "params": {"variant": "most_promising"}},
             "pu_et": {"method": "pu_extra_trees", "params": {"n_estimators": 5, "prior": True}},
             "naive_et": {"method": "naive_pu_et", "params": {"n_estimators": 5}},
             "sup_et": {"method": "supervised_et", "params": {"n_estimators": 5}},

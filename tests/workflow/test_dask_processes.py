@@ -286,7 +286,7 @@ def slow(i):
 if __name__ == "__main__":  # worker processes import this module again
     with dask_client(threads=2, processes={processes}) as c:
         print("ready", flush=True)
-        r = parallel_map(slow, [(i,) for i in range(40)], client=c)
+        r = parallel_map(slow, [(i,) for i in range(16)], client=c)
     print("done", sum(r), flush=True)
 """
 
@@ -295,7 +295,8 @@ if __name__ == "__main__":  # worker processes import this module again
 def test_a_suspended_job_finishes_after_it_is_resumed(tmp_path, processes):
     """A job suspended (SIGSTOP: a laptop asleep, a paused job) for longer than the
     scheduler's worker time-to-live, then resumed, finishes. Here the time-to-live is 2 s
-    (through the environment) and the stop lasts 8 s. Before the embedded cluster switched
+    (through the environment) and the stop lasts 5 s, well past it; the 16 tasks of 0.5 s
+    on two threads (4 s) are stopped 1 s in, so that work is left on both sides of the stop. Before the embedded cluster switched
     the time-to-live off, the scheduler removed its in-process workers on waking and the
     job waited forever (a 40-seed PULSNAR run hung this way; worker processes came back
     through their nannies)."""
@@ -305,15 +306,15 @@ def test_a_suspended_job_finishes_after_it_is_resumed(tmp_path, processes):
     proc = subprocess.Popen([sys.executable, str(script)], cwd=REPO, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.DEVNULL, text=True)
     try:
-        # stop it once its workers are registered and the 10 s of tasks have started
+        # stop it once its workers are registered and the 4 s of tasks have started
         assert proc.stdout.readline().strip() == "ready"
         time.sleep(1.0)
         assert proc.poll() is None, "the probe finished before it could be suspended"
         os.kill(proc.pid, signal.SIGSTOP)
-        time.sleep(8.0)
+        time.sleep(5.0)
         os.kill(proc.pid, signal.SIGCONT)
         out, _ = proc.communicate(timeout=90)
     finally:
         if proc.poll() is None:
             proc.kill()
-    assert proc.returncode == 0 and "done 780" in out, out
+    assert proc.returncode == 0 and "done 120" in out, out
