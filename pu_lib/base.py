@@ -34,9 +34,11 @@ __all__ = ["FIT_INPUTS", "PRIOR_CONSTRAINT", "RANDOM_STATE_CONSTRAINT", "SCENARI
            "fit_inputs"]
 
 #: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
-#: list): None, a seed in [0, 2**32 - 1] or a ``numpy.random.Generator`` (consumed once
-#: for a seed, :func:`pu_lib._seeding.seed_to_int`)
-RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator]
+#: list): None, a seed in [0, 2**32 - 1], a ``numpy.random.Generator`` or a legacy
+#: ``numpy.random.RandomState`` as scikit-learn accepts (either consumed once for a seed,
+#: :func:`pu_lib._seeding.seed_to_int`)
+RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both"), np.random.Generator,
+                           np.random.RandomState]
 
 
 def _prior_estimator_names() -> set[str]:
