@@ -10,6 +10,8 @@ an address it connects to that scheduler (e.g. one started on a SLURM allocation
 leaves it running.
 
 Nothing here is imported by ``import pu_lib``; Dask starts only when a client is asked for.
+Dask is optional (the ``dask`` extra): without it no client is ever active, work runs on
+threads, and asking for a client raises ``ImportError`` naming the extra.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+
+from pu_lib._optional import require
 
 THREAD_ENV_VARS = (
     "OMP_NUM_THREADS",
@@ -48,7 +52,7 @@ def active_dask_client():
     runs on the task's own thread instead of being resubmitted)."""
     try:
         import distributed
-    except ImportError:  # pragma: no cover - distributed is a dependency
+    except ImportError:  # without the dask extra no client can be active
         return None
     try:
         distributed.get_worker()
@@ -71,6 +75,7 @@ def resolve_client(use_dask="auto"):
         raise ValueError(f"use_dask must be 'auto', True or False, got {use_dask!r}")
     client = active_dask_client()
     if use_dask is True and client is None:
+        require("distributed", purpose="use_dask=True")
         raise ValueError("use_dask=True but no Dask client is active (create a distributed.Client first)")
     return client
 
@@ -196,7 +201,7 @@ def _workers_share_memory(client) -> bool:
     and not sharing this process's memory)."""
     try:
         from distributed import LocalCluster, Nanny
-    except ImportError:  # pragma: no cover - distributed is a dependency
+    except ImportError:  # pragma: no cover - a client implies distributed
         return False
     cluster = getattr(client, "cluster", None)
     return isinstance(cluster, LocalCluster) and any(isinstance(w, Nanny) for w in cluster.workers.values())
@@ -374,8 +379,9 @@ def dask_client(threads: int = 1, mem_mb: int | None = None, scheduler_address: 
     """Yield a ``distributed.Client`` (see module docstring)."""
     if threads < 1:
         raise ValueError(f"threads must be >= 1, got {threads}")
-    import dask
-    from distributed import Client, LocalCluster
+    dask = require("dask", purpose="a Dask client (pu_lib.distributed.dask_client)")
+    distributed = require("distributed", purpose="a Dask client (pu_lib.distributed.dask_client)")
+    Client, LocalCluster = distributed.Client, distributed.LocalCluster
 
     if scheduler_address:
         client = Client(scheduler_address)

@@ -13,8 +13,8 @@ The figures draw a :class:`pu_lib.stats.Comparison` (see :func:`pu_lib.stats.com
   (the PU-HDT paper's Figure 2);
 * :func:`save_figure`: atomic output to one or more files (format from the suffix).
 
-matplotlib is imported inside the functions only, so importing this module is cheap and
-never selects a GUI backend. Figures are built with :class:`matplotlib.figure.Figure`
+matplotlib (the ``plot`` extra) is imported inside the functions only, so importing this
+module is cheap, works without it and never selects a GUI backend. Figures are built with :class:`matplotlib.figure.Figure`
 directly (no pyplot state); they render with the Agg / PDF / SVG canvases on saving.
 
 Each figure carries what it drew as attributes, for tests and callers:
@@ -33,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from pu_lib._io import atomic_path
+from pu_lib._optional import require
 from pu_lib.stats import format_p_value
 
 __all__ = [
@@ -45,6 +46,9 @@ __all__ = [
     "save_figure",
     "notice_figure",
 ]
+
+#: what needs matplotlib, for the error when it is missing (pu_lib._optional.require)
+_PURPOSE = "pu_lib.figures (CD diagrams, rank plots)"
 
 # ----------------------------------------------------------------- CD diagram geometry
 # All lengths in inches unless noted; the diagram's data coordinates are rank units
@@ -295,7 +299,7 @@ def cd_diagram(comparison, *, cliques: str = "nemenyi", title: str | None = None
     if title is None:
         title = _default_title(comparison)
     if ax is None:
-        from matplotlib.figure import Figure
+        Figure = require("matplotlib.figure", purpose=_PURPOSE).Figure
 
         width = lay.natural_width(title)
         height = lay.height(lay.units_per_inch(width))
@@ -323,7 +327,7 @@ def cd_diagrams(comparisons: dict, *, cliques: str = "nemenyi", suptitle: str | 
     3.2.2, Figures 1-2. ``fig.pu_cliques`` / ``pu_cd`` are dicts keyed like
     ``comparisons``.
     """
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", purpose=_PURPOSE).Figure
 
     if not comparisons:
         raise ValueError("cd_diagrams needs at least one comparison")
@@ -466,7 +470,7 @@ def rank_plot(comparison, *, title: str | None = None):
     heat map of the rank matrix: methods as rows in the same order, blocks as columns,
     colour = rank, the rank annotated in each cell when there are at most 30 blocks.
     """
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", purpose=_PURPOSE).Figure
 
     width, height, box_w, heat_w = _rank_size(comparison)
     if title is None:
@@ -482,7 +486,7 @@ def rank_plot(comparison, *, title: str | None = None):
 def rank_plots(comparisons: dict, suptitle: str | None = None):
     """:func:`rank_plot` for several comparisons: one row (box plot, heat map) per entry
     of ``comparisons``, titled by its key."""
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", purpose=_PURPOSE).Figure
 
     if not comparisons:
         raise ValueError("rank_plots needs at least one comparison")
@@ -509,8 +513,8 @@ def decision_regions(models: dict, X, y, s, *, resolution: int = 200, suptitle: 
     probability of the positive class as background (blue = positive, red = negative,
     light = uncertain), over the training points -- negatives red, unlabeled positives
     orange, labeled positives blue (the PU-HDT paper's Figure 2)."""
+    Figure = require("matplotlib.figure", purpose=_PURPOSE).Figure
     from matplotlib.colors import LinearSegmentedColormap
-    from matplotlib.figure import Figure
 
     X = np.asarray(X, dtype=np.float64)
     if X.ndim != 2 or X.shape[1] != 2:
@@ -546,7 +550,7 @@ def decision_regions(models: dict, X, y, s, *, resolution: int = 200, suptitle: 
 def notice_figure(message: str):
     """A small figure showing ``message`` centred, in place of a diagram that cannot be
     drawn (e.g. a comparison with fewer than 2 complete blocks)."""
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", purpose=_PURPOSE).Figure
 
     lines = str(message).splitlines() or [""]
     width = min(max(4.0, _text_width(lines, 11) + 0.8), 10.0)

@@ -49,6 +49,7 @@ import numpy as np
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
+from pu_lib._optional import require
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_binary
@@ -105,7 +106,9 @@ def _xgb_problem(key: str, value) -> str:
     if cache_key not in _XGB_CHECKED:
         import warnings
 
-        from xgboost import XGBClassifier
+        purpose = ('XGBoost (booster="xgboost", the default of PULSCAR and PULSNAR; booster="hist_boost" '
+                   "runs without it)")
+        XGBClassifier = require("xgboost", purpose=purpose).XGBClassifier
 
         kwargs = {"n_estimators": 1, "max_depth": 1, "n_jobs": 1, "tree_method": "hist", key: value}
         X = np.array([[0.0], [1.0], [0.0], [1.0], [0.5], [0.2]])

@@ -19,7 +19,7 @@ LAYERS = {
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures"},
     "workflow": {"experiments"},
-    "shared": {"_validation", "_seeding", "_io", "_logging", "_rounding", "_propensity", "distributed"},
+    "shared": {"_validation", "_seeding", "_io", "_logging", "_rounding", "_propensity", "_optional", "distributed"},
 }
 #: layer -> layers it must not import
 FORBIDDEN = {

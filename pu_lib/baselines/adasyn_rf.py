@@ -21,6 +21,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from pu_lib._optional import require
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
@@ -85,7 +86,7 @@ class ADASYNRandomForestClassifier(PUClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, s, sample_weight=None):
         """Fit on features ``X`` and labels ``s`` (1 = labeled positive, 0 = unlabeled)."""
-        from imblearn.over_sampling import ADASYN
+        ADASYN = require("imblearn.over_sampling", purpose=f"{type(self).__name__} (ADASYN oversampling)").ADASYN
         from sklearn.ensemble import RandomForestClassifier
 
         X, s, sw, _ = validate_pu_data(self, X, s, sample_weight=sample_weight)

@@ -133,6 +133,7 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
+from pu_lib._optional import require
 from pu_lib._seeding import derive_seed
 from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib._validation import SCENARIOS, validate_pu_data
@@ -313,7 +314,7 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
     def fit(self, X, s, sample_weight=None):
         """Fit on features ``X`` and labels ``s`` (1 = labeled positive, 0 = unlabeled),
         with optional non-negative ``sample_weight`` (rows of weight 0 are dropped)."""
-        import xgboost as xgb
+        xgb = require("xgboost", purpose=f"{type(self).__name__} (uPU / nnPU risks minimised by XGBoost)")
 
         from pu_lib.prior import resolve_prior
 

@@ -40,6 +40,7 @@ from sklearn.utils._param_validation import Integral, Interval, StrOptions
 from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from pu_lib._optional import require
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_input_kind, check_sample_weight, check_X
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
@@ -119,7 +120,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
             from sklearn.ensemble import GradientBoostingClassifier
 
             return GradientBoostingClassifier(max_depth=1, n_estimators=self.n_estimators, random_state=seed)
-        from xgboost import XGBClassifier
+        XGBClassifier = require("xgboost", purpose='PNBoostingClassifier(booster="xgboost")').XGBClassifier
 
         return XGBClassifier(max_depth=1, n_estimators=self.n_estimators, random_state=seed,
                              n_jobs=1 if self.n_jobs is None else self.n_jobs, verbosity=0)

@@ -13,6 +13,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from pu_lib._optional import require
+
 SYNTHETIC_SEED_NOTE = (
     "synthetic datasets are generated with seed = repetition index (the PULSNAR paper uses seeds 0-39)"
 )
@@ -35,7 +37,7 @@ def _fmt_path(parts) -> str:
 def _load_schema(schema) -> dict:
     if isinstance(schema, dict):
         return schema
-    import yaml
+    yaml = require("yaml", purpose="reading the workflow config schema")
 
     with open(schema, encoding="utf-8") as fh:
         return yaml.safe_load(fh)
@@ -83,7 +85,7 @@ def with_registry_names(schema: dict) -> dict:
 def validate_config(config: dict, schema) -> dict:
     """Validate ``config`` against ``schema`` (path or dict), fill defaults and run the
     semantic checks. Returns a new, completed config dict; raises :class:`ConfigError`."""
-    import jsonschema
+    jsonschema = require("jsonschema", purpose="validating a workflow config")
 
     schema = with_registry_names(_load_schema(schema))
     config = copy.deepcopy(dict(config))
@@ -650,7 +652,7 @@ def _under(root: Path, path):
 
 def load_config(path, schema) -> dict:
     """Read a YAML config file and validate it (see :func:`validate_config`)."""
-    import yaml
+    yaml = require("yaml", purpose="reading a workflow config (YAML)")
 
     with open(path, encoding="utf-8") as fh:
         raw = yaml.safe_load(fh) or {}

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from pu_lib._io import write_text_atomic
+from pu_lib._optional import require
 
 __all__ = ["STAGED_METRICS", "curve_figure", "curve_summary", "staged_scores", "write_curve_outputs"]
 
@@ -76,7 +77,7 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
     """One panel per (dataset, setting): the metric's mean per round per method, with a
     mean +/- sd band (the paper's; clipped to the metric's range,
     :func:`pu_lib.reporting.value_range`)."""
-    import matplotlib
+    matplotlib = require("matplotlib", purpose="learning-curve figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

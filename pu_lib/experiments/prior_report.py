@@ -36,6 +36,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from pu_lib._optional import require
 from pu_lib.metrics import METRICS
 from pu_lib.reporting import MIN_INTERVAL_N, interval_cell, mean_interval, value_range
 
@@ -174,7 +175,7 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
     bootstrap interval (``boot_lo``, ``boot_hi``), when the summary has one, as a pale
     wide bar behind; the identity line when ``identity`` (default: when y estimates x,
     i.e. ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``)."""
-    import matplotlib
+    matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -271,7 +272,7 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
     data (unlabeled rows)."""
     import json
 
-    import matplotlib
+    matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -348,7 +349,7 @@ def classification_figure(summary: pd.DataFrame, title: str = ""):
     """PULSNAR Figures 12-13: each metric against the true alpha, with and without the
     estimate (mean and 95% interval, or the repetitions' values with fewer than 3), one
     row per panel."""
-    import matplotlib
+    matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

@@ -43,6 +43,7 @@ import re
 import numpy as np
 import pandas as pd
 
+from pu_lib._optional import require
 from pu_lib.experiments.prior_report import _PANELS, estimate_summary
 from pu_lib.metrics import METRICS
 from pu_lib.reporting import interval_cell, value_range
@@ -277,7 +278,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     """One panel per ``panel`` value: the metric (mean, 95% interval as error bars) against
     x per series; numeric x on a numeric axis, other x as categories; a series with one x
     value in a panel with several is a horizontal dashed line with its interval as a band."""
-    import matplotlib
+    matplotlib = require("matplotlib", purpose="sweep figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt

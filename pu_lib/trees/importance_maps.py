@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from pu_lib._optional import require
+
 
 def digit_importances(X, digits, *, positive_digits=range(10), n_labeled: int = 1000, n_estimators: int = 100,
                       random_state: int = 0, n_jobs=None) -> dict:
@@ -56,7 +58,7 @@ def importance_figure(importances: dict, kind: str = "raw", shape=(28, 28), titl
     """Two rows of maps (top: PU ET, bottom: PN ET), one column per digit, as the paper's
     Figure 2 (``kind="raw"``) and Figure 4 (``kind="normalized"``). Each map is scaled to
     its own maximum; lighter = more important (the paper's colouring)."""
-    from matplotlib.figure import Figure
+    Figure = require("matplotlib.figure", purpose="importance_figure").Figure
 
     if kind not in ("raw", "normalized"):
         raise ValueError(f"kind must be 'raw' or 'normalized', got {kind!r}")
