@@ -13,8 +13,9 @@ import pytest
 
 from pu_lib import registry
 from pu_lib.prior import KMPriorEstimator
-from pu_lib.prior.km import (_back_solve, _chol_append, _chol_delete, _DistanceCurve, _forward_from,
-                             _pivoted_cholesky, _simplex_qp_active, _simplex_qp_ipm, _simplex_qp_primal, km_estimate, km_kernel)
+from pu_lib.prior._km_kernel import back_solve, chol_append, chol_delete, forward_from
+from pu_lib.prior.km import (_DistanceCurve, _pivoted_cholesky, _simplex_qp_active, _simplex_qp_ipm, _simplex_qp_primal,
+                             km_estimate, km_kernel)
 from conftest import mixture_sample
 
 
@@ -220,27 +221,27 @@ def test_cholesky_updates_match_a_fresh_factor():
     K = A @ A.T + np.eye(20)
     L, S = np.zeros((20, 20)), []
     for j in range(10):
-        assert _chol_append(L, len(S), K[S, j] if S else np.empty(0), K[j, j], 1e-12)
+        assert chol_append(L, len(S), K[S, j] if S else np.empty(0), K[j, j], 1e-12)
         S.append(j)
     np.testing.assert_allclose(L[:10, :10], np.linalg.cholesky(K[:10, :10]), atol=1e-10)
-    _chol_delete(L, 10, 3)
+    chol_delete(L, 10, 3)
     del S[3]
     np.testing.assert_allclose(L[:9, :9], np.linalg.cholesky(K[np.ix_(S, S)]), atol=1e-10)
     assert not L[9].any() and not np.triu(L[:9, :9], 1).any()
     b = rng.normal(size=9)
     y = np.zeros(9)
-    _forward_from(L, 9, b, y, 0)
-    np.testing.assert_allclose(_back_solve(L, 9, y), np.linalg.solve(K[np.ix_(S, S)], b), rtol=1e-9)
+    forward_from(L, 9, b, y, 0)
+    np.testing.assert_allclose(back_solve(L, 9, y), np.linalg.solve(K[np.ix_(S, S)], b), rtol=1e-9)
     y_part = y.copy()
     y_part[4:] = 0.0
-    _forward_from(L, 9, b, y_part, 4)  # only rows 4.. redone
+    forward_from(L, 9, b, y_part, 4)  # only rows 4.. redone
     np.testing.assert_array_equal(y_part, y)
     B = rng.normal(size=(3, 5))  # rank 3: the fourth point is in the span of the first three
     K3 = B.T @ B
     L3 = np.zeros((5, 5))
     for j in range(3):
-        assert _chol_append(L3, j, K3[:j, j], K3[j, j], 1e-12)
-    assert not _chol_append(L3, 3, K3[:3, 3], K3[3, 3], 1e-12)
+        assert chol_append(L3, j, K3[:j, j], K3[j, j], 1e-12)
+    assert not chol_append(L3, 3, K3[:3, 3], K3[3, 3], 1e-12)
 
 
 def _nearly_singular_kernel(N=160, M=90, seed=11):

@@ -14,7 +14,7 @@ from sklearn.base import clone
 from pu_lib import registry
 from pu_lib._seeding import derive_seed
 from pu_lib.prior import TIcE
-from pu_lib.prior._tice_reference import reference_bound, reference_delta, tice_reference
+from tice_reference import reference_bound, reference_delta, tice_reference
 from pu_lib.prior.tice import (
     bin_features,
     make_folds,

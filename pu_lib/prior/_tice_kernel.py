@@ -7,7 +7,7 @@ this module holds only the ``@njit`` functions it calls. All per-row work (count
 estimation rows of the chosen split) and the priority queue (a binary heap) run in
 :func:`_grow_fold`, one call per fold and pass; rows of a node are a contiguous segment
 of a per-fold index array that is partitioned in place. Cost per split is
-``O(m * n_node)``. :mod:`pu_lib.prior._tice_reference` is a plain-Python reference of the
+``O(m * n_node)``. ``tests/tice_reference.py`` is a plain-Python reference of the
 same algorithm; the tests check that both give identical splits and estimates.
 
 Compiled functions are cached on disk (``cache=True``) and release the GIL (``nogil``).

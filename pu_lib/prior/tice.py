@@ -112,7 +112,7 @@ rows, partitioning tree and estimation rows of the chosen split) and the heap ru
 compiled numba function per fold (``_grow_fold`` in :mod:`pu_lib.prior._tice_kernel`); rows of a node are a contiguous
 segment of a per-fold index array that is partitioned in place. Cost per split is
 ``O(m * n_node)``; a fit is ``O(passes * folds * max_splits * m * n_node)`` at worst.
-:mod:`pu_lib.prior._tice_reference` is a plain-Python reference of the same algorithm;
+``tests/tice_reference.py`` is a plain-Python reference of the same algorithm;
 the tests check that both give identical splits and estimates.
 """
 

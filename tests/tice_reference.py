@@ -3,7 +3,7 @@
 Slow on purpose: nodes are dicts holding Python lists of row indices, and every count is
 a Python loop over rows. It implements exactly the algorithm and the choices documented
 in :mod:`pu_lib.prior.tice` (same heap keys, same tie-breaks, same float expressions),
-so the tests can require the compiled implementation to give *identical* splits and
+so the tests can require the compiled implementation (:mod:`pu_lib.prior.tice`) to give *identical* splits and
 estimates, and benchmarks can use it as the speed reference.
 
 Input is pre-binned data (:func:`pu_lib.prior.tice.bin_features`) and a fold id per row.
