@@ -8,7 +8,7 @@ try:
     from pu_lib.experiments.config import Cell, ConfigError, Grid, validate_config
 except ImportError as exc:
     raise WorkflowError(
-        f"pu_lib is not importable ({exc}); install it from this checkout: python -m pip install -e ."
+        f"pu_lib is not importable ({exc}); install it from this checkout: python -m pip install -e \".[workflow]\""
     ) from None
 
 try:
