@@ -393,7 +393,7 @@ def write_evaluation_outputs(results: pd.DataFrame, *, experiment: str, options:
     """Rule ``prior_evaluation``: calibration curves (``calibration_png``/``_pdf``) and the
     classification figure and table (``classification_png``/``_pdf``/``_md``/``_csv``),
     whichever ``outputs`` names; each file written atomically."""
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot", purpose="class-prior figures")
 
     from pu_lib._io import write_text_atomic
     from pu_lib.figures import save_figure

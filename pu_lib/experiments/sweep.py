@@ -330,7 +330,7 @@ def write_sweep_outputs(results: pd.DataFrame, *, experiment: str, sweep: str, m
     the sweep's config block (``x``, ``metrics``, ``series``, ``panel``, ``x_label``,
     ``description``, ``where``) plus ``decimals`` (``report.decimals``), ``methods`` and ``settings``
     (the experiment's method names and setting ids, in config order)."""
-    import matplotlib.pyplot as plt
+    plt = require("matplotlib.pyplot", purpose="sweep figures")
 
     from pu_lib._io import write_text_atomic
     from pu_lib.figures import save_figure
