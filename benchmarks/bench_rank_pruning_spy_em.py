@@ -24,7 +24,7 @@ from _timing import timed
 from bench_baselines import make_data
 from sklearn.naive_bayes import GaussianNB
 
-from pu_lib.base_estimators import default_logistic_regression
+from pu_lib.base_learners import default_logistic_regression
 from pu_lib.baselines import RankPruningClassifier, SpyEMClassifier
 
 

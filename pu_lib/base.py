@@ -28,6 +28,7 @@ import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
+from pu_lib import registry
 from pu_lib._validation import SCENARIOS
 
 __all__ = ["FIT_INPUTS", "PRIOR_CONSTRAINT", "RANDOM_STATE_CONSTRAINT", "SCENARIO_CONSTRAINT", "PUClassifierMixin",
@@ -43,8 +44,6 @@ RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both")
 
 def _prior_estimator_names() -> set[str]:
     """Names accepted as ``prior="NAME"``: the registry's methods of kind ``"prior"``."""
-    from pu_lib import registry
-
     return set(registry.names("prior"))
 
 

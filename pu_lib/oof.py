@@ -13,9 +13,10 @@ Users:
   out-of-fold ``g(x) = P(s=1|x)`` of any base classifier and each row's fold
   (:func:`cv_probabilities` with ``return_folds=True``), for the per-fold confident counts;
 * DEDPUL (:mod:`pu_lib.prior.dedpul`): :func:`cv_probabilities` with any estimator;
-* Elkan-Noto (:mod:`pu_lib.baselines.elkan_noto`, :mod:`pu_lib.prior.elkan_noto`): the
-  stratified hold-out split (:func:`stratified_hold_out`, :func:`split_rows`) on which the
-  label frequency ``c`` is estimated from held-out probabilities.
+* Elkan-Noto (:func:`pu_lib.prior.elkan_noto.elkan_noto_fit`, behind the prior estimator
+  and the classifier): the stratified hold-out split (:func:`stratified_hold_out`,
+  :func:`split_rows`) on which the label frequency ``c`` is estimated from held-out
+  probabilities.
 
 Spy-EM (:mod:`pu_lib.baselines.spy_em`) needs no out-of-fold probabilities: S-EM scores
 the training rows with the naive Bayes model fitted on them (Liu et al. 2002, Step 1).
@@ -52,7 +53,8 @@ from sklearn.model_selection import StratifiedKFold
 from pu_lib._optional import require
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_binary
+from pu_lib._validation import check_binary, check_X
+from pu_lib.base_learners import make_base_estimator
 from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
 
 __all__ = [
@@ -200,9 +202,7 @@ def make_xgb(max_depth: int = 6, random_state=None, n_jobs: int = 1, xgb_params=
     ``max_depth``, ``tree_method="hist"``, the seed, ``n_jobs`` threads and any
     ``xgb_params`` (e.g. ``{"learning_rate": 0.2}``, or ``{"tree_method": "exact"}`` for
     the exact greedy trees that XGBoost before 2.0 grew by default on data of this size;
-    via :func:`pu_lib.base_estimators.make_base_estimator`)."""
-    from pu_lib.base_estimators import make_base_estimator
-
+    via :func:`pu_lib.base_learners.make_base_estimator`)."""
     params = {"max_depth": _check_max_depth(max_depth), **_check_xgb_params(xgb_params)}
     return make_base_estimator("xgboost", params, random_state=seed_to_int(random_state), n_jobs=n_jobs)
 
@@ -418,8 +418,6 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
 
 
 def _check_Xy(X, y):
-    from pu_lib._validation import check_X
-
     X = check_X(X, allow_nan=True, dtype=None)
     if np.issubdtype(X.dtype, np.floating) and np.isinf(X).any():
         raise ValueError("X contains infinite values; replace them (NaN is allowed here)")

@@ -32,7 +32,7 @@ class Method:
     ``target``: ``"module:Class"``; ``kind``: ``"classifier"`` (fit / predict / predict_proba)
     or ``"prior"`` (a class-prior estimator: fit sets ``alpha_``, ``prior_``, ``c_``);
     ``takes_base``: the class has an ``estimator`` parameter that a config fills from
-    ``base:`` (:mod:`pu_lib.base_estimators`); ``paper``: where the method comes from.
+    ``base:`` (:mod:`pu_lib.base_learners`); ``paper``: where the method comes from.
     """
 
     target: str
@@ -285,7 +285,7 @@ def markdown() -> str:
         what = m.summary[:1].upper() + m.summary[1:]
         lines += ["", f"## `{name}`", "", f"`{m.target.replace(':', '.')}` ({m.kind}). {what}; {m.paper}.", ""]
         if m.takes_base:
-            lines += ["Takes a base classifier: `base:` in a config (`pu_lib.base_estimators.BASE_ESTIMATORS`).", ""]
+            lines += ["Takes a base classifier: `base:` in a config (`pu_lib.base_learners.BASE_ESTIMATORS`).", ""]
         lines += ["| parameter | default | allowed values |", "|---|---|---|"]
         for p, info in parameter_schema(name).items():
             allowed = "; ".join(info["constraints"]).replace("|", "\\|") or "(not declared)"

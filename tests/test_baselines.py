@@ -1,4 +1,4 @@
-"""Tests for pu_lib.base_estimators and pu_lib.baselines (Naive, Elkan-Noto)."""
+"""Tests for pu_lib.base_learners and pu_lib.baselines (Naive, Elkan-Noto)."""
 
 import pickle
 
@@ -14,7 +14,7 @@ from sklearn.metrics import roc_auc_score
 from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
-from pu_lib.base_estimators import BASE_ESTIMATORS, make_base_estimator
+from pu_lib.base_learners import BASE_ESTIMATORS, make_base_estimator
 from pu_lib.hist_boost import HistBoostClassifier
 from pu_lib._seeding import derive_seed
 from pu_lib.baselines import ElkanNotoClassifier, NaivePUClassifier

@@ -30,7 +30,7 @@ def _pu(n=300, d=4, seed=0):
 
 
 def _priors():
-    from pu_lib.base_estimators import make_base_estimator
+    from pu_lib.base_learners import make_base_estimator
 
     return [TIcE(random_state=0), PULSCAR(random_state=0), PULSNAR(random_state=0, max_clusters=3),
             ElkanNotoPrior(estimator=make_base_estimator("logistic_regression"), random_state=0)]

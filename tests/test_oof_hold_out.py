@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 import pu_lib.baselines.elkan_noto as en
+import pu_lib.prior.elkan_noto as en_core
 from pu_lib import oof
 from pu_lib._seeding import derive_seed
 from pu_lib.baselines import ElkanNotoClassifier
@@ -21,14 +22,17 @@ def _data(n=300, seed=0):
 
 
 def test_elkan_noto_hold_out_split_comes_from_oof():
-    assert en.stratified_hold_out is oof.stratified_hold_out
-    assert not hasattr(en, "_stratified_hold_out")
+    # one Elkan-Noto fit, in the prior module, on oof's split; the classifier calls it
+    assert en_core.stratified_hold_out is oof.stratified_hold_out
+    assert en.elkan_noto_fit is en_core.elkan_noto_fit
+    assert not hasattr(en, "stratified_hold_out") and not hasattr(en, "_stratified_hold_out")
     X, s = _data()
     clf = ElkanNotoClassifier(random_state=7).fit(X, s)
     rng = np.random.default_rng(derive_seed(7, "ElkanNotoClassifier", "hold_out"))
     np.testing.assert_array_equal(clf.hold_out_indices_, oof.split_rows(s.astype(np.int8), 0.1, rng)[1])
     prior = ElkanNotoPrior(random_state=7).fit(X, s)
-    np.testing.assert_array_equal(prior.classifier_.hold_out_indices_, clf.hold_out_indices_)
+    np.testing.assert_array_equal(prior.hold_out_indices_, clf.hold_out_indices_)
+    assert prior.c_estimates_ == clf.c_estimates_
 
 
 def test_split_rows_counts():

@@ -9,8 +9,8 @@ from sklearn.naive_bayes import GaussianNB
 from sklearn.tree import DecisionTreeClassifier
 
 from pu_lib._seeding import derive_seed
+from pu_lib.base_learners import clone_base
 from pu_lib.baselines import RankPruningClassifier
-from pu_lib.baselines.naive import _clone_base
 from pu_lib.baselines.rank_pruning import (MIN_NUM_PER_CLASS, confident_noise_rates, inverse_noise_rates,
                                            prune_counts)
 from pu_lib.oof import cv_probabilities, fold_splits
@@ -46,7 +46,7 @@ def test_confident_counts_closed_form():
 def test_per_fold_rho1_from_oof_probabilities(fitted):
     X, s, _, rp = fitted
     seed = 3
-    base = _clone_base(None, derive_seed(seed, "RankPruningClassifier", "model"))
+    base = clone_base(None, derive_seed(seed, "RankPruningClassifier", "model"))
     g = cv_probabilities(X, s, estimator=base, n_folds=3, random_state=derive_seed(seed, "RankPruningClassifier",
                                                                                     "folds"), scale_pos_weight=None)
     np.testing.assert_array_equal(rp.oof_probabilities_, g)  # the probabilities are pu_lib.oof's

@@ -34,7 +34,7 @@ from pu_lib.sar import (
     propensity_weighted_risk,
     propensity_weights,
 )
-from pu_lib.sar._logistic import _objective
+from pu_lib.base_learners._logistic import _objective
 
 #: tolerance of a mean over independent draws, in standard errors
 N_SE = 4.0

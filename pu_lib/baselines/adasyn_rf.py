@@ -25,7 +25,7 @@ from pu_lib._optional import require
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X, _positive_proba
+from pu_lib.base_learners import check_predict_X, positive_proba
 
 __all__ = ["ADASYNRandomForestClassifier"]
 
@@ -115,8 +115,8 @@ class ADASYNRandomForestClassifier(PUClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """``(n, 2)``; column 1 is the forest's probability of ``s = 1``."""
-        X = _check_predict_X(self, X)
-        p = _positive_proba(self.estimator_, X)
+        X = check_predict_X(self, X)
+        p = positive_proba(self.estimator_, X)
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X):

@@ -19,29 +19,22 @@ The paper estimates ``c`` on a validation set ``V`` with labeled subset ``P``:
 
 All three equal ``c`` when ``g`` is perfect and the classes do not overlap
 (``g = c`` on positives, 0 on negatives). See also the Bekker thesis, sec. 2.5.1
-and 4.2 (probabilistic classifier modification).
+and 4.2 (probabilistic classifier modification). The split, ``g`` and the estimates are
+computed once for the library, by :func:`pu_lib.prior.elkan_noto.elkan_noto_fit`.
 """
 
 from __future__ import annotations
 
-from numbers import Real
-
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
-from pu_lib._seeding import derive_seed
-from pu_lib._seeding import seed_to_int as _seed_to_int
-from pu_lib.base import PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.base import PUClassifierMixin
+from pu_lib.base_learners import check_predict_X, positive_proba
 from pu_lib.oof import split_rows as _split_rows  # noqa: F401  (the split's old name here)
-from pu_lib.oof import stratified_hold_out
+from pu_lib.prior.elkan_noto import PARAMETER_CONSTRAINTS, elkan_noto_fit
 
 __all__ = ["ElkanNotoClassifier"]
-
-_C_ESTIMATORS = ("e1", "e2", "e3")
 
 
 class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
@@ -57,7 +50,9 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     data ``g`` has not seen; (3) estimates the label frequency ``c`` on the held-out
     part with the estimator ``c_estimator`` (``e1``, ``e2`` or ``e3``, see the
     module docstring); (4) predicts ``Pr(y = 1 | x) = min(1, g(x) / c)``
-    (Lemma 1 of the paper: ``Pr(y=1|x) = Pr(s=1|x) / c`` under SCAR).
+    (Lemma 1 of the paper: ``Pr(y=1|x) = Pr(s=1|x) / c`` under SCAR). Steps (1)-(3) are
+    :func:`pu_lib.prior.elkan_noto.elkan_noto_fit`, shared with
+    :class:`pu_lib.prior.ElkanNotoPrior` (same ``c`` for the same data and seed).
 
     **Sample weights.** ``fit(X, s, sample_weight)`` passes the weights of the training
     part to the base estimator's ``fit`` (``ValueError`` naming the base estimator when it
@@ -100,12 +95,8 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     feature_names_in_ : column names of a DataFrame ``X`` (only then).
     """
 
-    _parameter_constraints: dict = {
-        "estimator": [None, HasMethods(["fit", "predict_proba"])],
-        "hold_out_ratio": [Interval(Real, 0, 1, closed="neither")],
-        "c_estimator": [StrOptions(set(_C_ESTIMATORS))],
-        "random_state": RANDOM_STATE_CONSTRAINT,
-    }
+    # the parameters of the shared fit, pu_lib.prior.elkan_noto.elkan_noto_fit
+    _parameter_constraints: dict = dict(PARAMETER_CONSTRAINTS)
 
     def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
         self.estimator = estimator
@@ -119,77 +110,24 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     def fit(self, X, s, sample_weight=None):
         """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled),
         optionally weighted (see the class docstring, "Sample weights")."""
-        ratio = float(self.hold_out_ratio)
         X, s, w, rows = validate_pu_data(self, X, s, sample_weight=sample_weight)
-        seed = _seed_to_int(self.random_state)
-        if seed is None:
-            rng = np.random.default_rng()
-        else:
-            rng = np.random.default_rng(derive_seed(seed, "ElkanNotoClassifier", "hold_out"))
-        train_idx, w_train, hold_idx, w_hold = stratified_hold_out(s, ratio, rng, w)
+        fit = elkan_noto_fit(X, s, w, estimator=self.estimator, hold_out_ratio=self.hold_out_ratio,
+                             c_estimator=self.c_estimator, random_state=self.random_state)
+        c = min(fit.c_estimates[self.c_estimator], 1.0)
 
-        s_train, s_hold = s[train_idx], s[hold_idx]
-        n_lab = int(s.sum())
-        if not s_hold.any():
-            raise ValueError(
-                f"the held-out part has no labeled positives (hold_out_ratio={ratio} of "
-                f"{n_lab} labeled examples rounds to 0); increase hold_out_ratio or "
-                "provide more labeled positives"
-            )
-        if not s_train.any():
-            raise ValueError(
-                f"the training part has no labeled positives (hold_out_ratio={ratio} keeps "
-                f"none of the {n_lab} labeled examples); decrease hold_out_ratio or "
-                "provide more labeled positives"
-            )
-        if s_train.all():
-            raise ValueError(
-                "the training part has no unlabeled examples; decrease hold_out_ratio or "
-                "provide more unlabeled data"
-            )
-
-        base = _clone_base(self.estimator, seed)
-        _fit_base(base, X[train_idx], s_train, w_train)
-
-        g_hold = _positive_proba(base, X[hold_idx])
-        lab = s_hold == 1
-        if w_hold is None:
-            g_lab = g_hold[lab]
-            total = float(g_hold.sum())
-            e1, e2_num = float(g_lab.mean()), float(g_lab.sum())
-            labeled_fraction = float(s.mean())
-        else:
-            wg = w_hold * g_hold
-            total = float(wg.sum())
-            e1, e2_num = float(wg[lab].sum() / w_hold[lab].sum()), float(wg[lab].sum())
-            labeled_fraction = float(w[s == 1].sum() / w.sum())
-        estimates = {
-            "e1": e1,
-            "e2": e2_num / total if total > 0 else 0.0,
-            "e3": float(g_hold.max()),
-        }
-        c = estimates[self.c_estimator]
-        if not (c > 0.0):
-            raise ValueError(
-                f"estimated label frequency c ({self.c_estimator}) is {c}: the base "
-                "estimator gives probability 0 to every held-out labeled example; "
-                "use a better calibrated estimator or more data"
-            )
-        c = min(c, 1.0)
-
-        self.estimator_ = base
+        self.estimator_ = fit.estimator
         self.c_ = c
-        self.c_estimates_ = estimates
-        self.prior_ = float(min(1.0, labeled_fraction / c))
-        self.hold_out_indices_ = rows[hold_idx]
+        self.c_estimates_ = fit.c_estimates
+        self.prior_ = float(min(1.0, fit.labeled_fraction / c))
+        self.hold_out_indices_ = rows[fit.hold_out]
         self.classes_ = np.array([0, 1])
         return self
 
     # -------------------------------------------------------------- predict
 
     def _g(self, X) -> np.ndarray:
-        X = _check_predict_X(self, X)
-        return _positive_proba(self.estimator_, X)
+        X = check_predict_X(self, X)
+        return positive_proba(self.estimator_, X)
 
     def predict_proba(self, X) -> np.ndarray:
         """``(n, 2)`` array; column 1 is ``Pr(y = 1 | x) = g(x) / c_`` clipped to [0, 1]."""

@@ -138,8 +138,9 @@ from pu_lib._seeding import derive_seed
 from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib._validation import SCENARIOS, validate_pu_data
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X
+from pu_lib.base_learners import check_predict_X
 from pu_lib.distributed import effective_n_jobs
+from pu_lib.prior import resolve_prior
 
 __all__ = ["RISKS", "LOSSES", "PURiskXGBClassifier", "pu_risk_coefficients", "pu_risk_grad_hess",
            "negative_risk"]
@@ -316,8 +317,6 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
         with optional non-negative ``sample_weight`` (rows of weight 0 are dropped)."""
         xgb = require("xgboost", purpose=f"{type(self).__name__} (uPU / nnPU risks minimised by XGBoost)")
 
-        from pu_lib.prior import resolve_prior
-
         X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight)
         seed = _seed_to_int(self.random_state)
         est_seed = None if seed is None else derive_seed(seed, "prior_estimator")
@@ -363,7 +362,7 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         """The raw margin ``g(x)`` (``base_margin`` plus the trees)."""
         check_is_fitted(self)
-        X = _check_predict_X(self, X)
+        X = check_predict_X(self, X)
         return self.booster_.inplace_predict(X, predict_type="margin").astype(np.float64)
 
     def predict_proba(self, X):

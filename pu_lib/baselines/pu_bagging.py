@@ -23,7 +23,7 @@ from pu_lib._rounding import round_half_up
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X, _fit_base, _positive_proba
+from pu_lib.base_learners import check_predict_X, fit_base, make_base_estimator, positive_proba
 from pu_lib.distributed import parallel_map, resolve_client
 from pu_lib.trees import PNExtraTreesClassifier
 from pu_lib.trees._classes import _FOREST_CONSTRAINTS, _PN_CONSTRAINT, _TREE_CONSTRAINTS
@@ -35,13 +35,11 @@ SCORE_KINDS = ("predict_proba", "decision_function", "predict")
 
 
 def default_linear_svm():
-    """The ``linear_svm`` base learner of :mod:`pu_lib.base_estimators`: ``StandardScaler``
+    """The ``linear_svm`` base learner of :mod:`pu_lib.base_learners`: ``StandardScaler``
     + ``SVC(kernel="linear")``. Mordelet and Vert's base learner is an SVM (their simulated
     and text experiments use a linear kernel) and the PU Hellinger authors' PU bagging base
     is ``SVC(kernel='linear')`` (``expsetup.py``) on min-max scaled data; scaling inside the
     base keeps libsvm fast on raw features."""
-    from pu_lib.base_estimators import make_base_estimator
-
     return make_base_estimator("linear_svm")
 
 
@@ -59,7 +57,7 @@ def _bag_scores(model, kind: str, X) -> np.ndarray:
     """One fitted bag's score of the rows ``X``: the class-1 probability, the decision
     function (positive = class 1) or the 0/1 prediction, as float64."""
     if kind == "predict_proba":
-        return _positive_proba(model, X)
+        return positive_proba(model, X)
     if kind == "decision_function":
         d = np.asarray(model.decision_function(X), dtype=np.float64)
         return d.ravel() if d.ndim == 2 and d.shape[1] == 1 else d
@@ -76,7 +74,7 @@ def _fit_bag(X, P, U, cum, total, last, k, p_w, y, base, bag_seed, kind):
     model = clone(base)
     if "random_state" in model.get_params(deep=False):
         model.set_params(random_state=int(brng.integers(2**32)))
-    _fit_base(model, X[rows], y, p_w)
+    fit_base(model, X[rows], y, p_w)
     oob = np.ones(U.size, bool)
     oob[pick] = False
     scores = _bag_scores(model, kind, X[U[oob]]) if oob.any() else np.empty(0)
@@ -232,7 +230,7 @@ class PUBaggingClassifier(PUClassifierMixin, BaseEstimator):
     # ---------------------------------------------------------------------- prediction
 
     def _check_X(self, X):
-        return _check_predict_X(self, X)
+        return check_predict_X(self, X)
 
     def _mean_score(self, X, kind):
         return np.mean([_bag_scores(m, kind, X) for m in self.estimators_], axis=0)

@@ -47,7 +47,7 @@ Choices where the reference differs or is silent:
   value, so ties there prune fewer than ``k0``; here exactly ``k0`` rows are pruned, the
   largest ``g`` first and ties by row order (the paper's count);
 * the default base classifier is the library's ``StandardScaler`` +
-  ``LogisticRegression(max_iter=1000)`` (:func:`pu_lib.base_estimators.default_logistic_regression`,
+  ``LogisticRegression(max_iter=1000)`` (:func:`pu_lib.base_learners.default_logistic_regression`,
   as for every baseline here); the reference defaults to scikit-learn's
   ``LogisticRegression()`` and the PU Hellinger authors use ``penalty=None`` (a config's
   ``base:`` / ``estimator`` gives either);
@@ -66,7 +66,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X, _clone_base, _fit_base, _positive_proba
+from pu_lib.base_learners import check_predict_X, clone_base, fit_base, positive_proba
 from pu_lib.oof import cv_probabilities
 
 __all__ = ["MIN_NUM_PER_CLASS", "RankPruningClassifier", "confident_noise_rates", "inverse_noise_rates",
@@ -166,7 +166,7 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
             raise ValueError(f"n_folds={n_folds} needs at least {n_folds} labeled and {n_folds} unlabeled rows; "
                              f"got {n1} labeled and {n0} unlabeled")
         seed = seed_to_int(self.random_state, fresh_if_none=True)
-        base = _clone_base(self.estimator, derive_seed(seed, "RankPruningClassifier", "model"))
+        base = clone_base(self.estimator, derive_seed(seed, "RankPruningClassifier", "model"))
         g, folds = cv_probabilities(X, s, estimator=base, n_folds=n_folds,
                                     random_state=derive_seed(seed, "RankPruningClassifier", "folds"),
                                     n_jobs=self.n_jobs, scale_pos_weight=None, return_folds=True)
@@ -189,7 +189,7 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
         keep[pruned] = False
         s_keep = s[keep]
         w = np.where(s_keep == 1, 1.0 / (1.0 - rho1), 1.0 / (1.0 - rho0))
-        _fit_base(base, X[keep], s_keep, w)
+        fit_base(base, X[keep], s_keep, w)
 
         self.estimator_ = base
         self.oof_probabilities_ = g
@@ -207,8 +207,8 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X) -> np.ndarray:
         """``(n, 2)``; column 1 is the refitted classifier's ``P(y = 1 | x)``."""
-        X = _check_predict_X(self, X)
-        p = _positive_proba(self.estimator_, X)
+        X = check_predict_X(self, X)
+        p = positive_proba(self.estimator_, X)
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X) -> np.ndarray:

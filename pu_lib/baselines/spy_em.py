@@ -80,7 +80,7 @@ from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X
+from pu_lib.base_learners import check_predict_X
 
 __all__ = ["SpyEMClassifier", "gaussian_nb_em"]
 
@@ -285,7 +285,7 @@ class SpyEMClassifier(PUClassifierMixin, BaseEstimator):
         return self
 
     def _log_odds(self, X) -> np.ndarray:
-        X = _check_predict_X(self, X)
+        X = check_predict_X(self, X)
         lj = _log_joint(X, (np.log(self.class_prior_), self.theta_, self.var_))
         return lj[:, 1] - lj[:, 0]
 

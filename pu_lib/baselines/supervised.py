@@ -8,7 +8,8 @@ import numpy as np
 from sklearn.base import _fit_context
 
 from pu_lib._validation import validate_pu_data
-from pu_lib.baselines.naive import NaivePUClassifier, _clone_base, _fit_base
+from pu_lib.base_learners import clone_base, fit_base
+from pu_lib.baselines.naive import NaivePUClassifier
 
 __all__ = ["SupervisedClassifier"]
 
@@ -25,7 +26,7 @@ class SupervisedClassifier(NaivePUClassifier):
     Parameters
     ----------
     estimator : unfitted probabilistic classifier, cloned in ``fit``; default
-        ``StandardScaler`` + ``LogisticRegression`` (:func:`pu_lib.base_estimators.default_logistic_regression`).
+        ``StandardScaler`` + ``LogisticRegression`` (:func:`pu_lib.base_learners.default_logistic_regression`).
     random_state : seed set on the clone when it has a ``random_state`` parameter.
 
     Attributes
@@ -48,6 +49,6 @@ class SupervisedClassifier(NaivePUClassifier):
                 raise ValueError(f"y_true must be 1-D with one class per row of X ({n}), got shape {y_true.shape}")
             y = y_true
         X, y, w, _ = validate_pu_data(self, X, y, sample_weight=sample_weight)
-        self.estimator_ = _fit_base(_clone_base(self.estimator, self.random_state), X, y, w)
+        self.estimator_ = fit_base(clone_base(self.estimator, self.random_state), X, y, w)
         self.classes_ = np.array([0, 1])
         return self

@@ -31,7 +31,7 @@ from sklearn.utils._param_validation import Integral, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import CASE_CONTROL, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
-from pu_lib.baselines.naive import _check_predict_X, _fit_base, _positive_proba
+from pu_lib.base_learners import check_predict_X, fit_base, positive_proba
 from pu_lib.oof import stratified_hold_out
 
 __all__ = ["DEFAULT_C_GRID", "PUWeightedLogisticRegression", "lee_liu_criterion"]
@@ -189,15 +189,15 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
                     "or no unlabeled rows for training; give more labeled positives or a numeric C")
             cw_train, _ = self.class_weights(s[train], w_train)
             for c in grid:
-                model = _fit_base(self._model(c), X[train], s[train], cw_train)
-                pred = (_positive_proba(model, X[hold]) > 0.5).astype(np.int8)
+                model = fit_base(self._model(c), X[train], s[train], cw_train)
+                pred = (positive_proba(model, X[hold]) > 0.5).astype(np.int8)
                 self.criterion_[c] = lee_liu_criterion(pred, s[hold], w_hold, self.scenario)
             C = max(grid, key=lambda c: self.criterion_[c])  # first maximum in grid order
             self.hold_out_indices_ = hold
         weights, self.pos_weight_ = self.class_weights(s, sw)
         self.weights_ = weights
         self.C_ = float(C)
-        self.estimator_ = _fit_base(self._model(self.C_), X, s, weights)
+        self.estimator_ = fit_base(self._model(self.C_), X, s, weights)
         self.classes_ = np.array([0, 1])
         return self
 
@@ -221,13 +221,13 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
 
     def predict_proba(self, X):
         """``(n, 2)``; column 1 is the weighted regression's probability of class 1."""
-        X = _check_predict_X(self, X)
-        p = _positive_proba(self.estimator_, X)
+        X = check_predict_X(self, X)
+        p = positive_proba(self.estimator_, X)
         return np.column_stack([1.0 - p, p])
 
     def decision_function(self, X):
         """The regression's linear score (log-odds); positive iff ``predict`` is 1."""
-        X = _check_predict_X(self, X)
+        X = check_predict_X(self, X)
         return np.asarray(self.estimator_.decision_function(X), dtype=np.float64)
 
     def predict(self, X):

@@ -118,7 +118,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_input_kind, check_X, validate_pu_data
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
+from pu_lib.distributed import effective_n_jobs, parallel_map
 from pu_lib.ensemble._ada_pu_kernel import NN_TOL, reweight, scan_best, scan_random, vote
+from pu_lib.prior import resolve_prior
+from pu_lib.trees import pu_weights
 
 __all__ = ["AdaPUClassifier", "SPLITTERS"]
 
@@ -201,10 +204,6 @@ class AdaPUClassifier(PUClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, s, sample_weight=None):
         """Boost ``n_estimators`` rounds on ``(X, s)`` (``s = 1``: labeled positive)."""
-        from pu_lib.distributed import effective_n_jobs, parallel_map
-        from pu_lib.prior import resolve_prior
-        from pu_lib.trees import pu_weights
-
         X, s, sw, _ = validate_pu_data(self, X, s, dtype=np.float32, sample_weight=sample_weight)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         prior, prior_est = resolve_prior(self.prior, X, s, self.scenario,

@@ -321,7 +321,7 @@ def fit_roots(method_spec: dict, *, method: str | None = None, prior_evaluation:
     entry = registry.get(name)
     roots = [RUNNER, "pu_lib.distributed", "pu_lib.experiments.methods", entry.target]
     if method_spec.get("base"):
-        roots.append("pu_lib.base_estimators")
+        roots.append("pu_lib.base_learners")
     for value in (method_spec.get("params") or {}).values():
         if isinstance(value, str) and value in registry.METHODS:
             roots.append(registry.METHODS[value].target)

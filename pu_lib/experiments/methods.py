@@ -7,7 +7,7 @@ A method spec (one entry under ``methods:`` in a config) is::
      "base_params": {"C": 1.0}, "params": {"hold_out_ratio": 0.1}}
 
 ``method`` is a registry name; ``base`` names a scikit-learn-style classifier from
-:data:`pu_lib.base_estimators.BASE_ESTIMATORS`, passed as the method's ``estimator``;
+:data:`pu_lib.base_learners.BASE_ESTIMATORS`, passed as the method's ``estimator``;
 ``params`` are constructor parameters, checked against the method's parameter schema
 (names and scikit-learn parameter constraints) before any job runs. ``params.prior:
 true`` asks the runner for the true class prior of the training rows and
@@ -45,7 +45,7 @@ def check_method_spec(spec: dict) -> None:
     """Raise ``ValueError`` naming the field if a method spec is invalid: unknown method
     or base estimator, a parameter the class does not take, or a value outside the
     parameter's allowed values."""
-    from pu_lib.base_estimators import BASE_ESTIMATORS
+    from pu_lib.base_learners import BASE_ESTIMATORS
 
     name = spec.get("method")
     try:
@@ -74,7 +74,7 @@ def check_base_params(base: str, params) -> None:
     classifier is built (unknown names), then scikit-learn's parameter constraints are
     checked (every step of a pipeline), and XGBoost parameters are tried on a one-tree
     model (:func:`pu_lib.oof.check_xgb_params`; ``n_estimators`` >= 1)."""
-    from pu_lib.base_estimators import make_base_estimator
+    from pu_lib.base_learners import make_base_estimator
 
     try:
         est = make_base_estimator(base, params or {})
@@ -95,7 +95,7 @@ def check_base_params(base: str, params) -> None:
 
 def make_method(spec: dict, random_state=None, n_jobs: int = 1):
     """Build an unfitted estimator from a method spec with the given seed."""
-    from pu_lib.base_estimators import make_base_estimator
+    from pu_lib.base_learners import make_base_estimator
 
     check_method_spec(spec)
     params = dict(spec.get("params") or {})

@@ -41,6 +41,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.utils import ClassifierTags
 
+from pu_lib import registry
 from pu_lib._validation import SCENARIOS, check_prior, check_scenario, check_varying_features, validate_pu_data
 
 __all__ = [
@@ -237,8 +238,6 @@ def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_sta
     ``fit(X, s, sample_weight=...)``; ``ValueError`` naming it when its ``fit`` takes no
     ``sample_weight``. Returns ``(prior, fitted_estimator_or_None)``.
     """
-    from pu_lib import registry
-
     if prior is None:
         raise ValueError(
             "prior is required: the class prior pi (a number in (0, 1)), the name of a prior "

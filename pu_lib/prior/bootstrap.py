@@ -81,6 +81,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from pu_lib import registry
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
 
@@ -301,8 +302,6 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
     effective_n_jobs(n_jobs)  # ValueError for a bad n_jobs before any fit
     seed = seed_to_int(random_state, "random_state", fresh_if_none=True)
     if isinstance(estimator, str):
-        from pu_lib import registry
-
         estimator = registry.make_estimator(estimator, kind="prior")
     if not hasattr(estimator, "fit") or not hasattr(estimator, "get_params"):
         raise ValueError("estimator must be a prior estimator (fit, get_params) or its registry name, "

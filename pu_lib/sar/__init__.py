@@ -6,7 +6,8 @@ logistic regression both rest on.
 * :class:`PropensityWeightedClassifier` -- ``fit(X, s, propensity=e)``;
 * :class:`LabelFrequencyWeightedClassifier` -- ``e(x) = c`` (true, given or estimated c);
 * :class:`SAREMClassifier` -- ``fit(X, s, propensity_attributes=[...])``, ``propensity(X)``;
-* :class:`WeightedLogisticRegression` -- L2 logistic regression with negative weights;
+* :class:`WeightedLogisticRegression` -- L2 logistic regression with negative weights (defined in
+  :mod:`pu_lib.base_learners`, where the baselines' base-estimator factory finds it too);
 * :func:`propensity_weights`, :func:`propensity_weighted_risk` -- Definition 7's weights
   and risk estimate.
 
@@ -14,7 +15,7 @@ The SAR *labeling* mechanism (how SAR data are generated) lives in
 :mod:`pu_lib.labeling.sar`.
 """
 
-from pu_lib.sar._logistic import WeightedLogisticRegression
+from pu_lib.base_learners import WeightedLogisticRegression
 from pu_lib.sar.propensity_weighting import (
     LabelFrequencyWeightedClassifier,
     PropensityWeightedClassifier,

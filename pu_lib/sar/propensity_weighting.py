@@ -51,13 +51,16 @@ from __future__ import annotations
 from numbers import Real
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context
+from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from pu_lib import registry
 from pu_lib._propensity import MIN_PROPENSITY, biased_propensity
 from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, check_input_kind, validate_pu_data
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin, _prior_estimator_names
+from pu_lib.base_learners import WeightedLogisticRegression, clone_base, fit_base, positive_proba
+from pu_lib.prior import resolve_prior
 
 __all__ = [
     "LabelFrequencyWeightedClassifier",
@@ -166,12 +169,9 @@ def fit_pair_weighted(estimator, X, weight_pos, weight_neg, random_state=None):
     of non-zero weight stacked, labels 1 then 0, and the weights as ``sample_weight``
     (negative ones included: ``ValueError`` naming the estimator and the remedy when its
     ``fit`` refuses them)."""
-    from pu_lib.baselines.naive import _clone_base, _fit_base
-    from pu_lib.sar._logistic import WeightedLogisticRegression
-
     if estimator is None:
         return WeightedLogisticRegression().fit_pairs(X, weight_pos, weight_neg)
-    base = _clone_base(estimator, random_state)
+    base = clone_base(estimator, random_state)
     if isinstance(base, WeightedLogisticRegression):
         return base.fit_pairs(X, weight_pos, weight_neg)
     pos, neg = weight_pos != 0, weight_neg != 0
@@ -179,7 +179,7 @@ def fit_pair_weighted(estimator, X, weight_pos, weight_neg, random_state=None):
     yd = np.concatenate([np.ones(int(pos.sum()), dtype=np.int64), np.zeros(int(neg.sum()), dtype=np.int64)])
     wd = np.concatenate([weight_pos[pos], weight_neg[neg]])
     try:
-        return _fit_base(base, Xd, yd, sample_weight=wd)
+        return fit_base(base, Xd, yd, sample_weight=wd)
     except ValueError as exc:
         if np.any(wd < 0) and "negative" in str(exc).lower():
             raise ValueError(f"the base estimator {type(base).__name__} does not accept negative sample "
@@ -201,8 +201,6 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
     }
 
     def _fit_with_propensity(self, X, s, e, sample_weight):
-        from pu_lib.prior import resolve_prior
-
         prior = None
         if self.scenario == CASE_CONTROL:
             prior, self.prior_estimator_ = resolve_prior(self.prior, X, s, scenario=CASE_CONTROL,
@@ -215,12 +213,10 @@ class _BaseWeightedClassifier(PUClassifierMixin, BaseEstimator):
         return self
 
     def _proba1(self, X):
-        from pu_lib.baselines.naive import _positive_proba
-
         check_is_fitted(self, "estimator_")
         check_input_kind(X)
         X = validate_data(self, X, dtype=np.float64, reset=False)
-        return _positive_proba(self.estimator_, X)
+        return positive_proba(self.estimator_, X)
 
     def predict_proba(self, X):
         """``[P(y=0 | x), P(y=1 | x)]`` of the weighted classifier."""
@@ -348,9 +344,6 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
         self.random_state = random_state
 
     def _resolve_c(self, X, s):
-        from pu_lib import registry
-        from sklearn.base import clone
-
         lf = self.label_frequency
         if lf is None:
             raise ValueError("label_frequency is required: a number in (0, 1] or a prior estimator "

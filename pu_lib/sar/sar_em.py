@@ -55,6 +55,7 @@ from threadpoolctl import threadpool_limits
 
 from pu_lib._validation import SINGLE_TRAINING_SET, check_input_kind, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.base_learners import WeightedLogisticRegression, clone_base, fit_base, positive_proba
 from pu_lib.sar.propensity_weighting import fit_pair_weighted, log_odds, propensity_weights
 
 __all__ = ["SAREMClassifier", "expected_positive", "least_squares_slope", "observed_log_likelihood"]
@@ -173,44 +174,32 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
         return arr.astype(np.int64)
 
     def _new(self, est):
-        from pu_lib.baselines.naive import _clone_base
-        from pu_lib.sar._logistic import WeightedLogisticRegression
-
         if est is None:
             return WeightedLogisticRegression(warm_start=True)
-        return _clone_base(est, self.random_state)
+        return clone_base(est, self.random_state)
 
     def _fit_f(self, Xf, w_pos, w_neg):
-        from pu_lib.sar._logistic import WeightedLogisticRegression
-
         if isinstance(self.estimator_, WeightedLogisticRegression):
             return self.estimator_.fit_pairs(Xf, w_pos, w_neg)
         return fit_pair_weighted(self.estimator, Xf, w_pos, w_neg, self.random_state)
 
     def _fit_e(self, Xe, s, w):
-        from pu_lib.baselines.naive import _fit_base
-        from pu_lib.sar._logistic import WeightedLogisticRegression
-
         if self.propensity_estimator_ is None or isinstance(self.propensity_estimator_, _ConstantPropensity):
             self.propensity_estimator_ = _ConstantPropensity().fit(s, w)
         elif isinstance(self.propensity_estimator_, WeightedLogisticRegression):
             self.propensity_estimator_.fit_pairs(Xe, s * w, (1.0 - s) * w)
         else:
             keep = w > 0
-            self.propensity_estimator_ = _fit_base(clone(self.propensity_estimator_), Xe[keep], s[keep],
-                                                   sample_weight=w[keep])
+            self.propensity_estimator_ = fit_base(clone(self.propensity_estimator_), Xe[keep], s[keep],
+                                                  sample_weight=w[keep])
 
     def _e(self, Xe) -> np.ndarray:
-        from pu_lib.baselines.naive import _positive_proba
-
         if isinstance(self.propensity_estimator_, _ConstantPropensity):
             return self.propensity_estimator_.predict(Xe.shape[0])
-        return np.clip(_positive_proba(self.propensity_estimator_, Xe), _EPS, 1.0)
+        return np.clip(positive_proba(self.propensity_estimator_, Xe), _EPS, 1.0)
 
     def _f(self, Xf) -> np.ndarray:
-        from pu_lib.baselines.naive import _positive_proba
-
-        return _positive_proba(self.estimator_, Xf)
+        return positive_proba(self.estimator_, Xf)
 
     # ------------------------------------------------------------------ fit
     @_fit_context(prefer_skip_nested_validation=False)

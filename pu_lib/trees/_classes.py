@@ -72,6 +72,7 @@ from pu_lib._validation import (
     validate_pu_data,
 )
 from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
+from pu_lib.prior import resolve_prior
 from pu_lib.trees._criteria import LOSSES, PN_CRITERIA, PU_RISKS, criterion_code, pu_criterion_code
 from pu_lib.trees._parallel import fit_trees, forest_predict, pack
 
@@ -255,8 +256,6 @@ def pn_weights(y, sample_weight=None):
 def _resolve_prior(prior, X, s, scenario, sample_weight, random_state, n_jobs):
     """``(prior, fitted prior estimator or None)`` from the ``prior`` parameter
     (:func:`pu_lib.prior.resolve_prior`, with the training rows' sample weights)."""
-    from pu_lib.prior import resolve_prior
-
     return resolve_prior(prior, X, s, scenario, random_state=random_state, n_jobs=n_jobs,
                          sample_weight=sample_weight)
 

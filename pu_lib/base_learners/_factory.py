@@ -2,16 +2,21 @@
 
 :func:`make_base_estimator` builds an unfitted scikit-learn compatible classifier
 from a short name (as used in experiment configuration files) plus optional
-hyper-parameters. XGBoost is imported only when ``"xgboost"`` is requested.
+hyper-parameters. XGBoost is imported only when ``"xgboost"`` is requested, and
+:mod:`pu_lib.hist_boost` (numba) only when ``"hist_boost"`` is: both by plain import
+statements, since both sit at or below this floor (docs/developers.md, "Layout and
+layers"); no name table or registry look-up is needed.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from pu_lib._optional import require
 from pu_lib._seeding import seed_to_int as _seed_to_int
+from pu_lib.base_learners._logistic import WeightedLogisticRegression
 
-__all__ = ["BASE_ESTIMATORS", "make_base_estimator"]
+__all__ = ["BASE_ESTIMATORS", "default_logistic_regression", "make_base_estimator"]
 
 #: Names accepted by :func:`make_base_estimator`.
 BASE_ESTIMATORS: tuple[str, ...] = (
@@ -53,7 +58,7 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         * ``"decision_tree"`` -- ``sklearn.tree.DecisionTreeClassifier``;
         * ``"gaussian_nb"`` -- ``sklearn.naive_bayes.GaussianNB`` (deterministic,
           takes neither ``random_state`` nor ``n_jobs``);
-        * ``"weighted_logistic_regression"`` -- :class:`pu_lib.sar.WeightedLogisticRegression`
+        * ``"weighted_logistic_regression"`` -- :class:`pu_lib.base_learners.WeightedLogisticRegression`
           (L2 logistic regression, ``C = 1``, no standardisation, negative sample weights
           allowed; the learner of Bekker's SAR experiments, deterministic).
         * ``"hist_boost"`` -- :class:`pu_lib.hist_boost.HistBoostClassifier` (XGBoost's
@@ -86,7 +91,8 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
     n_jobs = _check_n_jobs(n_jobs)
 
     if name == "xgboost":
-        from xgboost import XGBClassifier
+        purpose = "the XGBoost base estimator (also the default classifier of PULSCAR, PULSNAR and DEDPUL)"
+        XGBClassifier = require("xgboost", purpose=purpose).XGBClassifier
 
         kwargs = {"tree_method": "hist", "n_jobs": n_jobs, "random_state": seed}
         if seed is None:
@@ -118,12 +124,11 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
             raise ValueError(f"params.standardize must be true or false, got {standardize!r}")
         defaults = {"kernel": "linear", "random_state": seed}
     elif name == "hist_boost":
-        from pu_lib.hist_boost import HistBoostClassifier as cls
+        from pu_lib.hist_boost import HistBoostClassifier as cls  # numba: imported when asked for
 
         defaults = {"random_state": seed, "n_jobs": n_jobs}
     elif name == "weighted_logistic_regression":
-        from pu_lib.sar import WeightedLogisticRegression as cls
-
+        cls = WeightedLogisticRegression
         defaults = {}
     else:  # gaussian_nb
         from sklearn.naive_bayes import GaussianNB as cls
