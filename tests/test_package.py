@@ -71,6 +71,7 @@ for what, call in {
     "xgboost nnpu_xgb": lambda: registry.make_estimator("nnpu_xgb", {"prior": 0.5}).fit(X, s),
     "xgboost pn_boosting": lambda: registry.make_estimator("pn_boosting", {"booster": "xgboost"}).fit(X, s),
     "xgboost pulscar": lambda: pu_lib.prior.PULSCAR(n_folds=2).fit(X, s),
+    "xgboost dedpul": lambda: pu_lib.prior.DEDPUL(n_folds=2).fit(X, s),
     "imbalanced adasyn_rf": lambda: registry.make_estimator("adasyn_rf").fit(X, s),
     "dask client": lambda: pu_lib.distributed.dask_client(1).__enter__(),
     "dask use_dask": lambda: pu_lib.distributed.resolve_client(True),
