@@ -12,8 +12,8 @@ from pu_lib.experiments.results import (
     clear_failed,
     failed_marker,
     fit_file_cell,
+    last_failure,
     mark_failed,
-    outdate_failed,
 )
 
 
@@ -92,18 +92,28 @@ def test_truncated_and_foreign_files_are_named(tmp_path):
         aggregate([])
 
 
-def test_failure_markers_date_the_aggregate_back(tmp_path):
+def test_failure_markers_change_last_failure_until_a_success(tmp_path):
+    """Each failed aggregation gives a new identifier (the aggregate rule's last_failure
+    parameter: a new value makes Snakemake rerun it); a success keeps the last one; the
+    aggregate itself is never touched."""
     out = tmp_path / "results" / "aggregate" / "e.parquet"
     out.parent.mkdir(parents=True)
     out.write_bytes(b"old aggregate")
-    assert outdate_failed(out.parent) == []
+    mtime = os.stat(out).st_mtime_ns
+    assert last_failure(out) == ""
     marker = mark_failed(out, "ValueError: bad file")
     assert marker == failed_marker(out) == out.parent / ".e.parquet.failed"
-    msgs = outdate_failed(out.parent)
-    assert len(msgs) == 1 and str(out) in msgs[0]
-    assert os.stat(out).st_mtime == 0 and out.read_bytes() == b"old aggregate"
-    assert outdate_failed(out.parent) == []  # once only
+    first = last_failure(out)
+    assert first and "ValueError: bad file" in marker.read_text()
+    assert last_failure(out) == first  # reading changes nothing
+    mark_failed(out, "ValueError: bad file")  # failed again: a new identifier
+    second = last_failure(out)
+    assert second not in ("", first)
     clear_failed(out)
-    assert not marker.exists()
+    assert not marker.exists() and last_failure(out) == second
     clear_failed(out)  # no marker: nothing to do
-    assert outdate_failed(tmp_path / "missing") == []
+    assert last_failure(out) == second
+    mark_failed(out, "ValueError: again")
+    assert last_failure(out) not in ("", second)
+    assert os.stat(out).st_mtime_ns == mtime and out.read_bytes() == b"old aggregate"
+    assert last_failure(tmp_path / "missing" / "e.parquet") == ""

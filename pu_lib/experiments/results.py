@@ -12,18 +12,24 @@ failing aggregation never leaves a half-written file. The rule's output is flagg
 ``update()`` in the workflow: Snakemake then neither deletes the previous aggregate before
 the job nor after a failure, but restores it from its backup. Snakemake gives the
 restored file a new modification time, which would make the next run take it for up to
-date; so the rule leaves a failure marker beside it (:func:`mark_failed`) and the next
-workflow invocation dates a marked aggregate back (:func:`outdate_failed`), which makes
-Snakemake rerun the aggregation (and report the problem again) until it succeeds.
+date; so a failing aggregation leaves a failure marker beside it with a new identifier
+(:func:`mark_failed`), and the rule has a parameter ``last_failure`` that reads that
+identifier (:func:`last_failure`). Snakemake records a job's parameters as they were when
+it planned the job, also for a failed job (Snakemake 9), and reruns a job whose parameters
+have changed since: the next run sees a new identifier and aggregates again (reporting the
+problem again) until an aggregation succeeds. A success keeps the identifier
+(:func:`clear_failed` renames the marker), so the run after it has nothing to do. Nothing
+is written while the workflow is parsed or planned (a dry run changes no file).
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from pathlib import Path
 
 __all__ = ["CELL_COLUMNS", "aggregate", "check_fit_rows", "clear_failed", "failed_marker", "fit_file_cell",
-           "mark_failed", "outdate_failed"]
+           "last_failure", "mark_failed"]
 
 #: the columns that name a result row's cell, in the order of the fit file path
 CELL_COLUMNS = ("experiment", "dataset", "setting", "method")
@@ -115,34 +121,43 @@ def aggregate(paths, out: str | None = None, *, repetitions=None, cells: dict | 
 
 # --------------------------------------------------------------------------- failure markers
 def failed_marker(out) -> Path:
-    """The failure marker of aggregate ``out``: ``.<name>.failed`` beside it."""
+    """The failure marker of aggregate ``out``: ``.<name>.failed`` beside it, present while
+    the last aggregation of ``out`` failed (it holds the failure's identifier and message)."""
     out = Path(out)
     return out.with_name(f".{out.name}.failed")
 
 
+def _resolved_marker(out) -> Path:
+    """``.<name>.last_failure`` beside ``out``: the identifier of a failure fixed since."""
+    out = Path(out)
+    return out.with_name(f".{out.name}.last_failure")
+
+
 def mark_failed(out, message: str) -> Path:
-    """Leave the failure marker of ``out`` (holding ``message``)."""
+    """Leave the failure marker of ``out``: a new identifier on its first line, then
+    ``message``. Called by the aggregation job when it fails."""
     marker = failed_marker(out)
     marker.parent.mkdir(parents=True, exist_ok=True)
-    marker.write_text(message + "\n", encoding="utf-8")
+    marker.write_text(f"{uuid.uuid4().hex}\n{message}\n", encoding="utf-8")
+    _resolved_marker(out).unlink(missing_ok=True)
     return marker
 
 
 def clear_failed(out) -> None:
-    """Remove the failure marker of ``out`` (after a successful aggregation)."""
-    failed_marker(out).unlink(missing_ok=True)
+    """After a successful aggregation of ``out``: the failure marker, if any, becomes
+    ``.<name>.last_failure`` (same identifier, so :func:`last_failure` does not change)."""
+    marker = failed_marker(out)
+    if marker.exists():
+        os.replace(marker, _resolved_marker(out))
 
 
-def outdate_failed(directory) -> list[str]:
-    """Date back (modification time 0, 1970) every aggregate in ``directory`` that has a
-    failure marker, so that Snakemake reruns its aggregation; one message per file."""
-    directory = Path(directory)
-    out = []
-    if not directory.is_dir():
-        return out
-    for marker in sorted(directory.glob(".*.failed")):
-        target = marker.with_name(marker.name[1:-len(".failed")])
-        if target.exists() and target.stat().st_mtime > 0:
-            os.utime(target, (0, 0))
-            out.append(f"{target}: its last aggregation failed ({marker}); it will be aggregated again")
-    return out
+def last_failure(out) -> str:
+    """The identifier of the last failed aggregation of ``out`` ('' if none): the
+    ``last_failure`` parameter of the workflow's aggregate rule. Reads, never writes."""
+    for marker in (failed_marker(out), _resolved_marker(out)):
+        try:
+            with open(marker, encoding="utf-8") as fh:
+                return fh.readline().strip()
+        except FileNotFoundError:
+            continue
+    return ""

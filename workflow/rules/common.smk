@@ -4,8 +4,9 @@ from snakemake.logging import logger
 
 try:
     from pu_lib.experiments.code_hash import rule_code_hash
-    from pu_lib.experiments.results import outdate_failed
+    from pu_lib.experiments.results import last_failure
     from pu_lib.experiments.config import Cell, ConfigError, Grid, validate_config
+    from pu_lib.datasets import get_spec
 except ImportError as exc:
     raise WorkflowError(
         f"pu_lib is not importable ({exc}); install it from this checkout: python -m pip install -e \".[workflow]\""
@@ -23,10 +24,6 @@ except ConfigError as exc:  # e.g. a data_mirror directory that does not exist
     raise WorkflowError(str(exc)) from None
 # Offline, optional datasets that are neither in the mirror nor prepared are dropped.
 for _msg in GRID.skip_messages():
-    logger.warning(_msg)
-# An aggregate whose last aggregation failed was restored by Snakemake with a new
-# modification time: date it back so that it is aggregated again (pu_lib.experiments.results).
-for _msg in outdate_failed("results/aggregate"):
     logger.warning(_msg)
 
 

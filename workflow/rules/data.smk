@@ -3,7 +3,9 @@ rule dataset:
     output:
         "results/data/{name}.parquet",
     params:
-        data_mirror=config["data_mirror"],
+        # only data sets with a mirror file read the mirror: the others' jobs do not depend on
+        # (and are not rerun for) its location
+        data_mirror=lambda wc: config["data_mirror"] if get_spec(wc.name).get("mirror_file") else None,
         cache_dir=config["cache_dir"],
         download=config["download"],
     log:

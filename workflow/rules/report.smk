@@ -1,13 +1,16 @@
 rule aggregate:
     """All result rows of an experiment in one Parquet; fails naming a fit file that is
     unreadable or does not hold the cell it is named for. update(): a failing job keeps
-    the previous aggregate (Snakemake restores it; pu_lib.experiments.results)."""
+    the previous aggregate (Snakemake restores it) and a failure marker with a new
+    identifier: last_failure changes, so the next run aggregates again until one succeeds
+    (pu_lib.experiments.results). Read-only while the workflow is planned."""
     input:
         fit_files,
     output:
         update("results/aggregate/{experiment}.parquet"),
     params:
         repetitions=lambda wc: GRID.experiments[wc.experiment]["exp"]["repetitions"],
+        last_failure=lambda wc: last_failure(f"results/aggregate/{wc.experiment}.parquet"),
     log:
         "logs/aggregate/{experiment}.log",
     benchmark:

@@ -4,8 +4,9 @@ Each fit file must hold the cell it is named for (experiment, dataset, setting, 
 with the repetitions 0..R-1; otherwise the job fails naming the file
 (:mod:`pu_lib.experiments.results`), in the log and on the console (the process'
 original standard error: log_to_file sends tracebacks to the log only). The output is
-flagged ``update()``: a failing job keeps the previous aggregate, and leaves a marker so
-that the next run aggregates again.
+flagged ``update()``: a failing job keeps the previous aggregate, and leaves a marker with
+a new identifier (the rule's ``last_failure`` parameter) so that the next run aggregates
+again.
 """
 import sys
 
