@@ -353,3 +353,52 @@ def test_pulsnar_overrides_merge_like_snakemake(repo, schema_path):
     assert changed == 14
     assert list(no_km.experiments["pulsnar_scar_mice"]["datasets"]) == ["mice_protein-pos_pulsnar-na_zero"]
     assert no_km.experiments["pulsnar_snar_dry_bean"]["exp"]["repetitions"] == 5
+
+
+def _merged(repo, *names):
+    """config/config.yaml with ``names`` (under config/) merged over it as Snakemake merges
+    --configfile files (mappings key by key, lists replaced)."""
+    from snakemake.utils import update_config
+
+    cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    for name in names:
+        update_config(cfg, yaml.safe_load((repo / "config" / name).read_text()))
+    return cfg
+
+
+def test_bekker_sar_reduced_is_an_overlay_on_the_full_config(repo, schema_path):
+    """bekker_sar_reduced.yaml holds only what differs: after bekker_sar.yaml, the full
+    config's targets, seed, methods' specs and protocol (split, metrics, report layout)
+    hold, with 3 repetitions and fewer data sets, settings and methods."""
+    overlay = yaml.safe_load((repo / "config" / "papers" / "bekker_sar_reduced.yaml").read_text())
+    assert set(overlay) == {"experiments"}
+    full = Grid(validate_config(_merged(repo, "papers/bekker_sar.yaml"), schema_path))
+    reduced_cfg = validate_config(_merged(repo, "papers/bekker_sar.yaml", "papers/bekker_sar_reduced.yaml"),
+                                  schema_path)
+    reduced = Grid(reduced_cfg)
+    assert reduced_cfg["targets"] == full.config["targets"] and reduced_cfg["seed"] == full.config["seed"]
+    for name in ("bekker_sar", "bekker_sar_bias"):
+        f, r = full.experiments[name], reduced.experiments[name]
+        assert r["exp"]["repetitions"] == 3
+        assert set(r["datasets"]) < set(f["datasets"]) and set(r["settings"]) <= set(f["settings"])
+        assert set(r["exp"]["methods"]) <= set(f["exp"]["methods"])
+        for key in ("split", "metrics", "paper", "paper_table"):
+            assert r["exp"][key] == f["exp"][key], (name, key)
+        assert reduced.groupings(name) == full.groupings(name)
+        assert all(reduced_cfg["methods"][m] == full.config["methods"][m] for m in r["exp"]["methods"])
+        assert r["exp"]["report"]["sweeps"].keys() == f["exp"]["report"]["sweeps"].keys()
+
+
+def test_data_mirror_is_set_once_in_the_default_config(repo, schema_path, tmp_path):
+    """data_mirror has one default, in config/config.yaml; no other shipped config repeats
+    it. The default experiments need no mirror: in a working directory where the default
+    path does not exist, the config validates and its grid builds without a warning."""
+    files = sorted((repo / "config").rglob("*.yaml"))
+    setters = [p.relative_to(repo).as_posix() for p in files
+               if "data_mirror" in (yaml.safe_load(p.read_text()) or {})]
+    assert setters == ["config/config.yaml"]
+    cfg = validate_config(_merged(repo), schema_path)
+    assert cfg["data_mirror"] == "../shared/datasets"
+    assert not (tmp_path / cfg["data_mirror"]).exists()
+    grid = Grid(cfg, workdir=tmp_path)
+    assert grid.skip_messages() == [] and set(grid.experiments) == set(cfg["experiments"])
