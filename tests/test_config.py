@@ -197,6 +197,10 @@ def test_optional_dataset_kept_when_online_prepared_or_not_optional(base_config,
 def test_optional_mirror_dataset_without_mirror(base_config, schema_path, tmp_path):
     cfg = copy.deepcopy(base_config)
     cfg["experiments"]["quick_uci"]["datasets"] = ["digits", {"name": "mushrooms_libsvm", "optional": True}]
+    grid = Grid(validate_config(cfg, schema_path), workdir=tmp_path)  # the default ../shared/datasets: not here
+    assert grid.skip_messages() == [f"skipped offline: mushrooms_libsvm (the data_mirror directory "
+                                    f"{tmp_path / '../shared/datasets'} does not exist; set download: true)"]
+    cfg["data_mirror"] = None
     grid = Grid(validate_config(cfg, schema_path), workdir=tmp_path)
     assert grid.skip_messages() == ["skipped offline: mushrooms_libsvm (no data_mirror configured; set download: true)"]
     cfg["data_mirror"] = str(tmp_path)  # a mirror directory without the file

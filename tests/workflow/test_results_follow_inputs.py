@@ -216,9 +216,11 @@ def test_a_truncated_file_fails_the_aggregate_naming_it(run):
     victim.write_bytes(data[: len(data) // 3])
     out = _aggregate_fails_naming(run, victim)
     assert "cannot read result file" in out
-    # the failure is reported again until the file is fixed
+    # the failure is reported again until the file is fixed: each failure gives the rule's
+    # last_failure parameter a new value, so the run after a second failure plans it too
     again = run("--cores", "1", check=False)
     assert again.returncode != 0 and str(victim.relative_to(run.wd)) in again.stdout + again.stderr
+    assert "aggregate" in run.planned()
     victim.unlink()
     run("--cores", "2")
     assert _nothing_to_do(run)
