@@ -2,8 +2,11 @@
 
 Errors are ``ValueError`` naming the argument and the problem. Estimator *parameters*
 are validated declaratively (scikit-learn's ``_parameter_constraints``, see
-:mod:`pu_lib.base`); this module checks *data*: ``X``, ``s``, probabilities, priors,
-sample weights and the scenario name.
+:mod:`pu_lib.base`), and so are the parameters of public functions
+(:func:`validate_params`, scikit-learn's decorator, with constraints declared here
+without importing scikit-learn); this module checks *data* too: ``X``, ``s``,
+probabilities, priors, sample weights and the scenario name (what a constraint cannot
+express: shapes, lengths, 0/1 labels), one function for each.
 
 The two PU scenarios (Bekker thesis, section 2.1.5) are spelled one way everywhere, in
 estimators, label files, result rows and configs: :data:`SINGLE_TRAINING_SET` and
@@ -15,9 +18,9 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["CASE_CONTROL", "SCENARIOS", "SINGLE_TRAINING_SET", "DegenerateFeaturesWarning", "SparseInputError",
-           "as_1d", "check_X", "check_X_s", "check_binary", "check_input_kind", "check_prior",
+           "as_1d", "check_X", "check_X_s", "check_binary", "check_fraction", "check_input_kind", "check_prior",
            "check_probabilities", "check_sample_weight", "check_scenario", "check_varying_features",
-           "validate_pu_data", "varying_columns"]
+           "validate_params", "validate_pu_data", "varying_columns"]
 
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
 SINGLE_TRAINING_SET = "single_training_set"
@@ -242,6 +245,25 @@ def check_prior(prior, name: str = "prior") -> float:
     return p
 
 
+def check_fraction(value, name: str, low: float = 0.0, high: float = 1.0, closed: str = "both") -> float:
+    """A finite real number (not a bool) between ``low`` and ``high`` (``closed``: "both",
+    "left", "right" or "neither"), as a float; ``ValueError`` naming ``name`` otherwise.
+    For values that are not a function's parameters (a fitted estimator's ``alpha_``);
+    parameters are declared with :func:`validate_params`."""
+    import numbers
+
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise ValueError(f"{name} must be a number, got {value!r}")
+    v = float(value)
+    lo_ok = v >= low if closed in ("both", "left") else v > low
+    hi_ok = v <= high if closed in ("both", "right") else v < high
+    if not (np.isfinite(v) and lo_ok and hi_ok):
+        interval = ("[" if closed in ("both", "left") else "(") + f"{low:g}, {high:g}" + \
+            ("]" if closed in ("both", "right") else ")")
+        raise ValueError(f"{name} must lie in {interval}, got {value!r}")
+    return v
+
+
 def _check_two_label_kinds(s: np.ndarray) -> None:
     """``ValueError`` (naming the one class) when ``s`` holds a single value."""
     values = np.unique(s)
@@ -307,3 +329,108 @@ def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = Fal
     if np.all(w == 1.0):  # unit weights on the kept rows: exactly the unweighted fit
         w = None
     return X, s, w, rows
+
+
+# ------------------------------------------------------------ parameters of public functions
+
+
+class _Declared:
+    """A scikit-learn constraint declared without importing scikit-learn: built (once, by
+    :func:`validate_params`) on the first call of the function it guards, so modules that
+    import without scikit-learn (:mod:`pu_lib.metrics`, :mod:`pu_lib.labeling`) declare
+    their parameters the same way as the estimators."""
+
+    def __init__(self, kind: str, *args, **kwargs):
+        self.kind, self.args, self.kwargs = kind, args, kwargs
+
+    def build(self):
+        from sklearn.utils import _param_validation as pv
+
+        if self.kind == "Interval":
+            return _IntervalNoBool(*self.args, **self.kwargs)
+        return getattr(pv, self.kind)(*self.args, **self.kwargs)
+
+    def __repr__(self) -> str:
+        args = ", ".join([*map(repr, self.args), *(f"{k}={v!r}" for k, v in self.kwargs.items())])
+        return f"{self.kind}({args})"
+
+
+def Interval(type, left, right, *, closed):  # noqa: A002 - scikit-learn's signature
+    """scikit-learn's ``Interval`` constraint (a number of ``type`` between ``left`` and
+    ``right``, ``closed`` one of "left", "right", "both", "neither"), except that a bool
+    is not a number here (scikit-learn counts ``True`` as the integer 1)."""
+    return _Declared("Interval", type, left, right, closed=closed)
+
+
+def StrOptions(options, *, deprecated=None):
+    """scikit-learn's ``StrOptions`` constraint: one of the strings ``options``."""
+    return _Declared("StrOptions", set(options), deprecated=deprecated)
+
+
+def HasMethods(methods):
+    """scikit-learn's ``HasMethods`` constraint: an object with the methods ``methods``."""
+    return _Declared("HasMethods", methods)
+
+
+def Options(type, options):  # noqa: A002 - scikit-learn's signature
+    """scikit-learn's ``Options`` constraint: one of ``options``, of ``type``."""
+    return _Declared("Options", type, set(options))
+
+
+def _interval_no_bool():
+    from sklearn.utils._param_validation import Interval as SkInterval
+
+    class IntervalNoBool(SkInterval):
+        def is_satisfied_by(self, val):
+            return not isinstance(val, (bool, np.bool_)) and super().is_satisfied_by(val)
+
+    return IntervalNoBool
+
+
+def _IntervalNoBool(*args, **kwargs):  # noqa: N802 - builds a constraint class once
+    global _INTERVAL_NO_BOOL
+    if _INTERVAL_NO_BOOL is None:
+        _INTERVAL_NO_BOOL = _interval_no_bool()
+    return _INTERVAL_NO_BOOL(*args, **kwargs)
+
+
+_INTERVAL_NO_BOOL = None
+
+
+def validate_params(parameter_constraints: dict, *, prefer_skip_nested_validation: bool = True):
+    """Decorator validating the parameters of a public function: scikit-learn's
+    ``sklearn.utils._param_validation.validate_params``, the one way pu_lib's public
+    functions check types and ranges (a failure raises scikit-learn's
+    ``InvalidParameterError``, a ``ValueError`` and ``TypeError``: "The 'n_bins' parameter
+    of flip_labels must be an int in the range [1, inf). Got 0 instead.").
+
+    ``parameter_constraints`` maps parameter names to lists of constraints as scikit-learn
+    takes them (``"array-like"``, ``"random_state"``, ``"boolean"``, ``None``, types, and
+    the :func:`Interval`, :func:`StrOptions`, :func:`Options` of this module, or
+    scikit-learn's own objects); parameters it does not name are not checked there (arrays
+    go through :func:`check_X`, :func:`check_binary`, :func:`check_probabilities`, ...). The
+    constraints are built and scikit-learn is imported on the first call, not at import.
+    ``prefer_skip_nested_validation``: as scikit-learn's (True: functions called inside do
+    not validate again; False where the function fits estimators the caller passed in).
+    """
+    import functools
+
+    def decorate(func):
+        built = None
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            nonlocal built
+            if built is None:
+                from sklearn.utils._param_validation import validate_params as sk_validate_params
+
+                constraints = {name: [c.build() if isinstance(c, _Declared) else c for c in options]
+                               for name, options in parameter_constraints.items()}
+                built = sk_validate_params(constraints,
+                                           prefer_skip_nested_validation=prefer_skip_nested_validation)(func)
+            return built(*args, **kwargs)
+
+        wrapper.parameter_constraints = parameter_constraints
+        return wrapper
+
+    return decorate

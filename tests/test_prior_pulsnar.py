@@ -128,7 +128,7 @@ def test_estimate_bandwidth_minimises_the_histogram_mse_in_its_range():
     # the local search is deterministic without a seed; the global one is seeded
     assert estimate_bandwidth(v, n_bins, search="local") == estimate_bandwidth(v, n_bins, search="local")
     assert estimate_bandwidth(v, n_bins, 3, search="global") == estimate_bandwidth(v, n_bins, 3, search="global")
-    with pytest.raises(ValueError, match="bandwidth_search"):
+    with pytest.raises(ValueError, match="'search' parameter"):
         estimate_bandwidth(v, n_bins, search="brent")
 
 
@@ -432,7 +432,7 @@ def test_pulsnar_on_the_synthetic_snar_recipe(frac):
 def test_invalid_arguments_raise_value_error_naming_them(small_scar):
     X, s = small_scar
     v = np.linspace(0, 1, 50)
-    with pytest.raises(ValueError, match="bin_rule"):
+    with pytest.raises(ValueError, match="'rule' parameter of n_bins_rule"):
         n_bins_rule(v, "doane")
     with pytest.raises(ValueError, match="bin_rule"):
         PULSCAR(bin_rule="auto").fit(X, s)

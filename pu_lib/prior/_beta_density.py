@@ -63,12 +63,13 @@ from __future__ import annotations
 
 import math
 import numbers
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
 
 from pu_lib._seeding import seed_to_int
-from pu_lib._validation import check_probabilities
+from pu_lib._validation import Interval, StrOptions, check_probabilities, validate_params
 from pu_lib.distributed import effective_n_jobs, parallel_map
 
 __all__ = [
@@ -83,6 +84,7 @@ __all__ = [
     "OBJECTIVE_THRESHOLD",
     "PulscarResult",
     "beta_kernel_density",
+    "check_bandwidth_range",
     "estimate_bandwidth",
     "n_bins_rule",
     "nearest_power_of_two",
@@ -115,46 +117,38 @@ _LOG0 = -1e300  # finite stand-in for log(0): 0 * _LOG0 = 0 and c * _LOG0 -> exp
 
 
 # --------------------------------------------------------------------------- argument checks
+#: parameter constraints of the public functions (:func:`pu_lib._validation.validate_params`)
+_BANDWIDTH = [Interval(Real, 0.0, None, closed="neither")]
+_N_BINS = [Interval(Integral, 2, None, closed="left")]
+_BIN_RULE = [StrOptions(BIN_RULES)]
+_BANDWIDTH_SEARCH = [StrOptions(BANDWIDTH_SEARCHES)]
+
+
 def _check_probs(values, name: str = "values") -> np.ndarray:
     return check_probabilities(values, name, allow_empty=False)
 
 
-def _check_bandwidth(bandwidth) -> float:
+def _check_bandwidth(bandwidth, name: str = "bandwidth") -> float:
     if isinstance(bandwidth, bool) or not isinstance(bandwidth, numbers.Real):
-        raise ValueError(f"bandwidth must be a positive number, got {bandwidth!r}")
+        raise ValueError(f"{name} must be a positive number, got {bandwidth!r}")
     b = float(bandwidth)
     if not math.isfinite(b) or b <= 0.0:
-        raise ValueError(f"bandwidth must be a positive finite number, got {bandwidth!r}")
+        raise ValueError(f"{name} must be a positive finite number, got {bandwidth!r}")
     return b
 
 
-def _check_bandwidth_range(bandwidth_range) -> tuple[float, float]:
+def check_bandwidth_range(bandwidth_range) -> tuple[float, float]:
+    """``bandwidth_range`` as a pair ``(low, high)`` of positive finite numbers with
+    ``low < high`` (what a parameter constraint cannot express: PULSCAR and PULSNAR check
+    their ``bandwidth_range`` with it, :func:`estimate_bandwidth` too)."""
     try:
         lo, hi = bandwidth_range
     except (TypeError, ValueError):
         raise ValueError(f"bandwidth_range must be a pair (low, high), got {bandwidth_range!r}") from None
-    lo, hi = _check_bandwidth(lo), _check_bandwidth(hi)
+    lo, hi = _check_bandwidth(lo, "bandwidth_range's low"), _check_bandwidth(hi, "bandwidth_range's high")
     if not lo < hi:
         raise ValueError(f"bandwidth_range must have low < high, got {bandwidth_range!r}")
     return lo, hi
-
-
-def _check_bandwidth_search(search) -> str:
-    if not isinstance(search, str) or search not in BANDWIDTH_SEARCHES:
-        raise ValueError(f"bandwidth_search must be one of {BANDWIDTH_SEARCHES}, got {search!r}")
-    return search
-
-
-def _check_n_bins(n_bins, name: str = "n_bins") -> int:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (numbers.Integral, np.integer)) or n_bins < 2:
-        raise ValueError(f"{name} must be an integer >= 2, got {n_bins!r}")
-    return int(n_bins)
-
-
-def _check_bin_rule(rule) -> str:
-    if not isinstance(rule, str) or rule not in BIN_RULES:
-        raise ValueError(f"bin_rule must be one of {BIN_RULES}, got {rule!r}")
-    return rule
 
 
 # --------------------------------------------------------------------------- beta kernel
@@ -194,6 +188,7 @@ class _BetaKernelData:
         return total / self.n
 
 
+@validate_params({"values": ["array-like"], "bandwidth": _BANDWIDTH, "n_bins": _N_BINS, "normalize": ["boolean"]})
 def beta_kernel_density(values, bandwidth, n_bins, *, normalize=True, n_jobs=1) -> np.ndarray:
     """Beta-kernel density estimate (Chen 1999; paper eq. 4) on ``np.linspace(0, 1, n_bins)``.
 
@@ -210,8 +205,9 @@ def beta_kernel_density(values, bandwidth, n_bins, *, normalize=True, n_jobs=1) 
     docstring). ``n_jobs`` threads share the blocks; the result does not depend on it.
     Returns a float64 array of length ``n_bins``.
     """
-    n_bins = _check_n_bins(n_bins)
-    b = _check_bandwidth(bandwidth)
+    n_bins, b = int(n_bins), float(bandwidth)
+    if not math.isfinite(b):
+        raise ValueError(f"bandwidth must be a positive finite number, got {bandwidth!r}")
     x = np.linspace(0.0, 1.0, n_bins)
     f = _BetaKernelData(values).raw_density(x, b, effective_n_jobs(n_jobs))
     return _unit_mean(f) if normalize else f
@@ -255,6 +251,7 @@ def _raw_bin_count(v: np.ndarray, rule: str) -> float:
     return math.ceil(span / h)
 
 
+@validate_params({"values": ["array-like"], "rule": _BIN_RULE})
 def n_bins_rule(values, rule=DEFAULT_BIN_RULE) -> int:
     """Number of histogram bins / grid points (paper, "Histogram bin count").
 
@@ -271,13 +268,14 @@ def n_bins_rule(values, rule=DEFAULT_BIN_RULE) -> int:
     power of two (:func:`nearest_power_of_two`), capped at 512 and raised to at least 2.
     PULSCAR applies the rule to ALL probabilities (labeled and unlabeled).
     """
-    rule = _check_bin_rule(rule)
     v = _check_probs(values)
     count = nearest_power_of_two(max(1, _raw_bin_count(v, rule)))
     return int(min(MAX_BINS, max(2, count)))
 
 
 # --------------------------------------------------------------------------- bandwidth
+@validate_params({"values": ["array-like"], "n_bins": _N_BINS, "bandwidth_range": ["array-like"],
+                  "evaluate_at": [StrOptions(("grid", "centres"))], "search": _BANDWIDTH_SEARCH})
 def estimate_bandwidth(values, n_bins, random_state=None, *, bandwidth_range=BANDWIDTH_RANGE, evaluate_at="grid",
                        search=DEFAULT_BANDWIDTH_SEARCH, n_jobs=1) -> float:
     """Beta-kernel bandwidth fitted to the histogram (paper Algorithm 2).
@@ -313,11 +311,8 @@ def estimate_bandwidth(values, n_bins, random_state=None, *, bandwidth_range=BAN
     """
     from scipy.optimize import differential_evolution, minimize_scalar
 
-    lo, hi = _check_bandwidth_range(bandwidth_range)
-    search = _check_bandwidth_search(search)
-    n_bins = _check_n_bins(n_bins)
-    if evaluate_at not in ("grid", "centres"):
-        raise ValueError(f'evaluate_at must be "grid" or "centres", got {evaluate_at!r}')
+    lo, hi = check_bandwidth_range(bandwidth_range)
+    n_bins = int(n_bins)
     values = _check_probs(values)
     data = _BetaKernelData(values)
     hist, edges = np.histogram(values, bins=n_bins, range=(0.0, 1.0), density=True)
@@ -391,6 +386,9 @@ class PulscarResult(NamedTuple):
     eps: float
 
 
+@validate_params({"probs_pos": ["array-like"], "probs_unl": ["array-like"], "n_bins": [None, *_N_BINS],
+                  "bin_rule": _BIN_RULE, "bandwidth": [None, *_BANDWIDTH], "bandwidth_range": ["array-like"],
+                  "bandwidth_search": _BANDWIDTH_SEARCH})
 def pulscar_alpha(probs_pos, probs_unl, n_bins=None, bin_rule=DEFAULT_BIN_RULE, random_state=None, *,
                   bandwidth=None, bandwidth_range=BANDWIDTH_RANGE, bandwidth_search=DEFAULT_BANDWIDTH_SEARCH,
                   n_jobs=1) -> PulscarResult:
@@ -405,11 +403,7 @@ def pulscar_alpha(probs_pos, probs_unl, n_bins=None, bin_rule=DEFAULT_BIN_RULE, 
     pp = _check_probs(probs_pos, "probs_pos")
     pu = _check_probs(probs_unl, "probs_unl")
     allp = np.concatenate([pp, pu])
-    if n_bins is None:
-        n_bins = n_bins_rule(allp, bin_rule)
-    else:
-        _check_bin_rule(bin_rule)
-        n_bins = _check_n_bins(n_bins)
+    n_bins = n_bins_rule(allp, bin_rule) if n_bins is None else int(n_bins)
     if bandwidth is None:
         bandwidth = estimate_bandwidth(allp, n_bins, random_state, bandwidth_range=bandwidth_range,
                                        search=bandwidth_search, n_jobs=n_jobs)

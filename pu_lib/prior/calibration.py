@@ -74,14 +74,15 @@ ties to the higher bin).
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass, field
+from numbers import Integral, Real
 
 import numpy as np
 
 from pu_lib._rounding import largest_remainder, round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_binary, check_probabilities
+from pu_lib._validation import (Interval, StrOptions, check_binary, check_fraction, check_probabilities,
+                                validate_params)
 
 __all__ = [
     "CalibrationResult",
@@ -107,41 +108,37 @@ SIGMOID_C = 1.0e4
 
 # --------------------------------------------------------------------------- argument checks
 
+#: parameter constraints shared by the public functions (scikit-learn's declarations,
+#: checked by :func:`pu_lib._validation.validate_params`)
+ALPHA_CONSTRAINT = [Interval(Real, 0.0, 1.0, closed="both")]
+N_BINS_CONSTRAINT = [Interval(Integral, 1, None, closed="left")]
+_CALIBRATION_CONSTRAINTS = {
+    "probs": ["array-like"],
+    "s": ["array-like"],
+    "alpha": ALPHA_CONSTRAINT,
+    "n_bins": N_BINS_CONSTRAINT,
+    "method": [StrOptions(METHODS)],
+    "data": [StrOptions(DATA)],
+    "combine": [StrOptions(COMBINE)],
+    "target": [None, Interval(Real, 0.0, None, closed="left")],
+    "strategy": [StrOptions(("uniform", "quantile"))],
+    "rescale": ["boolean"],
+}
 
-def _check_alpha(alpha, name: str = "alpha") -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, (numbers.Real, np.floating, np.integer)):
-        raise ValueError(f"{name} must be a number in [0, 1], got {alpha!r}")
-    a = float(alpha)
-    if not np.isfinite(a) or not 0.0 <= a <= 1.0:
-        raise ValueError(f"{name} must lie in [0, 1], got {alpha!r}")
-    return a
 
-
-def _check_n_bins(n_bins) -> int:
-    if isinstance(n_bins, bool) or not isinstance(n_bins, (int, np.integer)) or n_bins < 1:
-        raise ValueError(f"n_bins must be a positive integer, got {n_bins!r}")
-    return int(n_bins)
-
-
-def _check_probs(probs, name: str = "probs", n: int | None = None, ref: str = "s") -> np.ndarray:
-    return check_probabilities(probs, name, n=n, ref=ref)
+def _constraints(*names) -> dict:
+    return {name: _CALIBRATION_CONSTRAINTS[name] for name in names}
 
 
 def _check_probs_s(probs, s):
     s = check_binary(s, "s")
-    p = _check_probs(probs, "probs", n=s.shape[0])
+    p = check_probabilities(probs, "probs", n=s.shape[0])
     n_l = int(s.sum())
     if n_l == 0:
         raise ValueError("s has no labeled positives (no s == 1); the flip targets come from their histogram")
     if n_l == s.shape[0]:
         raise ValueError("s has no unlabeled rows (all s == 1); there is nothing to calibrate")
     return p, s
-
-
-def _check_choice(value, options, name):
-    if not isinstance(value, str) or value not in options:
-        raise ValueError(f"unknown {name} {value!r}; expected one of {list(options)}")
-    return value
 
 
 def _rng(random_state, *keys) -> np.random.Generator:
@@ -169,6 +166,7 @@ def _flip_targets(pp: np.ndarray, n_u: int, alpha: float, n_bins: int):
     return largest_remainder(n_flip, counts, ties="high"), n_flip
 
 
+@validate_params(_constraints("probs", "s", "alpha", "n_bins"))
 def flip_targets_per_bin(probs, s, alpha, n_bins=100) -> np.ndarray:
     """Number of unlabeled rows to flip in each bin (Algorithm 4, lines 3-4), before the
     carry-over of line 11.
@@ -186,9 +184,7 @@ def flip_targets_per_bin(probs, s, alpha, n_bins=100) -> np.ndarray:
     Returns an int64 array of length ``n_bins``, index 0 = lowest bin ``[0, 1/n)``.
     """
     p, s = _check_probs_s(probs, s)
-    alpha = _check_alpha(alpha)
-    n_bins = _check_n_bins(n_bins)
-    targets, _ = _flip_targets(p[s == 1], int((s == 0).sum()), alpha, n_bins)
+    targets, _ = _flip_targets(p[s == 1], int((s == 0).sum()), float(alpha), int(n_bins))
     return targets
 
 
@@ -225,6 +221,7 @@ def _flip(pp, pu, alpha, n_bins, rng):
     return su, targets, n_flip
 
 
+@validate_params(_constraints("probs", "s", "alpha", "n_bins"))
 def flip_labels(probs, s, alpha, n_bins=100, random_state=None) -> np.ndarray:
     """Updated 0/1 labels ``su`` of the unlabeled rows (Algorithm 4, lines 1-15).
 
@@ -253,9 +250,7 @@ def flip_labels(probs, s, alpha, n_bins=100, random_state=None) -> np.ndarray:
     int8 array of length ``|U|``: the labels of the unlabeled rows, in row order.
     """
     p, s = _check_probs_s(probs, s)
-    alpha = _check_alpha(alpha)
-    n_bins = _check_n_bins(n_bins)
-    su, _, _ = _flip(p[s == 1], p[s == 0], alpha, n_bins, _rng(random_state, "flip_labels"))
+    su, _, _ = _flip(p[s == 1], p[s == 0], float(alpha), int(n_bins), _rng(random_state, "flip_labels"))
     return su
 
 
@@ -270,11 +265,12 @@ class ProbabilityCalibrator:
     slope, unpenalized intercept). ``fit(p, y)`` then ``predict(p)``; a single-class ``y``
     gives the constant map ``mean(y)``."""
 
+    @validate_params(_constraints("method"))
     def __init__(self, method: str = "isotonic"):
-        self.method = _check_choice(method, METHODS, "method")
+        self.method = method
 
     def fit(self, p, y):
-        p = _check_probs(p, "p")
+        p = check_probabilities(p, "p")
         y = check_binary(y, "y")
         if y.shape[0] != p.shape[0]:
             raise ValueError(f"y has {y.shape[0]} entries but p has {p.shape[0]}")
@@ -299,7 +295,7 @@ class ProbabilityCalibrator:
         """Calibrated probabilities of the probabilities ``p`` (values in [0, 1])."""
         if not hasattr(self, "constant_"):
             raise ValueError("this ProbabilityCalibrator is not fitted yet; call fit(p, y)")
-        p = _check_probs(p, "p")
+        p = check_probabilities(p, "p")
         if self.constant_ is not None:
             return np.full(p.shape[0], self.constant_)
         if self.method == "isotonic":
@@ -338,6 +334,7 @@ class CalibrationResult:
         return self.calibrator.predict(probs)
 
 
+@validate_params(_constraints("probs", "s", "alpha", "n_bins", "method", "data"))
 def calibrate_probabilities(probs, s, alpha, n_bins=100, method="isotonic", data="PU",
                             random_state=None) -> CalibrationResult:
     """Calibrated class-1 probabilities of PU data (Algorithm 4).
@@ -357,10 +354,7 @@ def calibrate_probabilities(probs, s, alpha, n_bins=100, method="isotonic", data
     Returns a :class:`CalibrationResult` (``.probs``, ``.unlabeled_probs``, ``.transform``).
     """
     p, s = _check_probs_s(probs, s)
-    alpha = _check_alpha(alpha)
-    n_bins = _check_n_bins(n_bins)
-    method = _check_choice(method, METHODS, "method")
-    data = _check_choice(data, DATA, "data")
+    alpha, n_bins = float(alpha), int(n_bins)
     unl = np.flatnonzero(s == 0)
     su, targets, n_flip = _flip(p[s == 1], p[unl], alpha, n_bins, _rng(random_state, "flip_labels"))
     if data == "PU":
@@ -394,6 +388,7 @@ def _fitted_attr(estimator, name):
     return getattr(estimator, name)
 
 
+@validate_params(_constraints("s", "n_bins", "method", "data"))
 def calibrate_pulscar(estimator, s, n_bins=100, method="isotonic", data="PU",
                       random_state=None) -> CalibrationResult:
     """Algorithm 4 for a fitted :class:`~pu_lib.prior.PULSCAR` (SCAR data): its
@@ -441,6 +436,7 @@ def _capped_rescale(q: np.ndarray, target: float) -> np.ndarray:
     return np.minimum(1.0, t[k0] * q)
 
 
+@validate_params({"cluster_probs": ["array-like"], **_constraints("target", "combine")})
 def combine_cluster_probabilities(cluster_probs, target=None, combine="eq6") -> np.ndarray:
     """Combine the ``c`` calibrated probabilities of every unlabeled row (PULSNAR, eq. 6).
 
@@ -468,15 +464,13 @@ def combine_cluster_probabilities(cluster_probs, target=None, combine="eq6") -> 
         raise ValueError(f"cluster_probs must have shape (n_clusters, n_unlabeled), got {np.shape(cluster_probs)}")
     if not np.all(np.isfinite(P)) or (P.size and (P.min() < 0.0 or P.max() > 1.0)):
         raise ValueError("cluster_probs must hold finite probabilities in [0, 1]")
-    combine = _check_choice(combine, COMBINE, "combine")
     if combine == "eq6":
         q = 1.0 - np.prod(1.0 - P, axis=0)
     else:
         q = P.sum(axis=0)
     if target is None:
         return np.clip(q, 0.0, 1.0)
-    if isinstance(target, bool) or not isinstance(target, (numbers.Real, np.floating, np.integer)) \
-            or not np.isfinite(target) or target < 0:
+    if not np.isfinite(target):
         raise ValueError(f"target must be a finite non-negative number, got {target!r}")
     return _capped_rescale(q, float(target))
 
@@ -513,6 +507,7 @@ class PULSNARCalibrationResult:
     cluster_results: list = field(repr=False)
 
 
+@validate_params(_constraints("s", "n_bins", "method", "data", "combine", "rescale"))
 def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", random_state=None, *,
                       combine="eq6", rescale=True) -> PULSNARCalibrationResult:
     """Algorithm 4 per cluster, combined by eq. 6, for a fitted
@@ -536,10 +531,6 @@ def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", ra
     estimator's integer ``random_state`` as in :func:`calibrate_pulscar`.
     """
     s = check_binary(s, "s")
-    n_bins = _check_n_bins(n_bins)
-    method = _check_choice(method, METHODS, "method")
-    data = _check_choice(data, DATA, "data")
-    combine = _check_choice(combine, COMBINE, "combine")
     lab = np.flatnonzero(s == 1)
     unl = np.flatnonzero(s == 0)
     if lab.shape[0] == 0:
@@ -552,7 +543,7 @@ def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", ra
     alphas = np.asarray(_fitted_attr(estimator, "cluster_alphas_"), dtype=np.float64).ravel()
     probs_l = list(_fitted_attr(estimator, "cluster_probs_labeled_"))
     probs_u = np.asarray(_fitted_attr(estimator, "cluster_probs_unlabeled_"), dtype=np.float64)
-    alpha = _check_alpha(_fitted_attr(estimator, "alpha_"), "estimator.alpha_")
+    alpha = check_fraction(_fitted_attr(estimator, "alpha_"), "estimator.alpha_")
     if c < 1:
         raise ValueError(f"estimator.n_clusters_ must be >= 1, got {c}")
     if labels.shape != (lab.shape[0],):
@@ -573,11 +564,11 @@ def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", ra
     labeled_out = np.where(labels < 0, 1.0, np.nan) if data == "PU" else None
     for j in range(c):
         members = np.flatnonzero(labels == j)
-        pl = _check_probs(probs_l[j], f"estimator.cluster_probs_labeled_[{j}]", n=members.shape[0],
+        pl = check_probabilities(probs_l[j], f"estimator.cluster_probs_labeled_[{j}]", n=members.shape[0],
                           ref=f"cluster {j} (labeled rows)")
         if members.shape[0] == 0:
             raise ValueError(f"cluster {j} has no labeled rows; cannot calibrate it")
-        aj = _check_alpha(alphas[j], f"estimator.cluster_alphas_[{j}]")
+        aj = check_fraction(alphas[j], f"estimator.cluster_alphas_[{j}]")
         pj = np.concatenate([pl, probs_u[j]])
         sj = np.r_[np.ones(members.shape[0], dtype=np.int8), np.zeros(n_u, dtype=np.int8)]
         res = calibrate_probabilities(pj, sj, aj, n_bins=n_bins, method=method, data=data,
@@ -607,6 +598,7 @@ def calibrate_pulsnar(estimator, s, n_bins=100, method="isotonic", data="PU", ra
 # ------------------------------------------------------------ calibration curves
 
 
+@validate_params({"probs": ["array-like"], "y_true": ["array-like"], **_constraints("n_bins", "strategy")})
 def calibration_curve_data(probs, y_true, n_bins=10, strategy="uniform") -> dict[str, np.ndarray]:
     """Points of a calibration curve (the paper's Figures 6-11): for every non-empty bin
     of the predicted probabilities, their mean (``mean_predicted``), the observed
@@ -618,16 +610,13 @@ def calibration_curve_data(probs, y_true, n_bins=10, strategy="uniform") -> dict
     ``bin`` (index of each non-empty bin) and ``bin_edges``.
     """
     y = check_binary(y_true, "y_true")
-    p = _check_probs(probs, "probs", n=y.shape[0], ref="y_true")
-    n_bins = _check_n_bins(n_bins)
+    p = check_probabilities(probs, "probs", n=y.shape[0], ref="y_true")
     if y.shape[0] == 0:
         raise ValueError("probs is empty")
     if strategy == "uniform":
         edges = np.linspace(0.0, 1.0, n_bins + 1)
-    elif strategy == "quantile":
+    else:  # "quantile"
         edges = np.percentile(p, np.linspace(0.0, 1.0, n_bins + 1) * 100)
-    else:
-        raise ValueError(f"unknown strategy {strategy!r}; expected 'uniform' or 'quantile'")
     ids = np.searchsorted(edges[1:-1], p)
     total = np.bincount(ids, minlength=n_bins)
     sums = np.bincount(ids, weights=p, minlength=n_bins)

@@ -19,12 +19,14 @@ Every count ``round(x)`` is round half up (:func:`pu_lib._rounding.round_half_up
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
 from pu_lib._rounding import round_half_up
-from pu_lib._validation import check_binary
+from pu_lib._validation import Interval, check_binary, check_probabilities, validate_params
 from pu_lib.oof import cv_probabilities
-from pu_lib.prior.calibration import _check_alpha, _check_probs
+from pu_lib.prior.calibration import ALPHA_CONSTRAINT
 
 __all__ = [
     "CLASSIFICATION_METRICS",
@@ -42,6 +44,8 @@ CLASSIFICATION_METRICS = ("accuracy", "auc_roc", "brier", "f1", "mcc", "average_
 THRESHOLD = 0.5
 
 
+@validate_params({"y_true": ["array-like"], "probs": ["array-like"],
+                  "threshold": [Interval(Real, 0.0, 1.0, closed="both")]})
 def classification_metrics(y_true, probs, threshold=THRESHOLD) -> dict[str, float]:
     """The six metrics of Algorithm 5 from class-1 probabilities and true 0/1 labels:
     ``accuracy``, ``auc_roc``, ``brier``, ``f1``, ``mcc`` (hard predictions
@@ -52,7 +56,7 @@ def classification_metrics(y_true, probs, threshold=THRESHOLD) -> dict[str, floa
     from pu_lib import metrics as M
 
     y = check_binary(y_true, "y_true")
-    p = _check_probs(probs, "probs", n=y.shape[0], ref="y_true")
+    p = check_probabilities(probs, "probs", n=y.shape[0], ref="y_true")
     pred = (p >= float(threshold)).astype(np.int8)
     return {
         "accuracy": M.accuracy(y, pred),
@@ -86,6 +90,7 @@ def _check_s_y(s, y_true):
     return s, y
 
 
+@validate_params({"s": ["array-like"], "alpha": ALPHA_CONSTRAINT, "calibrated_unlabeled": ["array-like"]})
 def relabel_top_unlabeled(s, alpha, calibrated_unlabeled) -> np.ndarray:
     """Algorithm 5, lines 2-4: labels with the top ``round(alpha |U|)`` (round half up)
     unlabeled rows, by decreasing calibrated probability (ties by row order), set to 1;
@@ -97,13 +102,16 @@ def relabel_top_unlabeled(s, alpha, calibrated_unlabeled) -> np.ndarray:
     if cal.shape[0] != unl.shape[0]:
         raise ValueError(f"calibrated_unlabeled must hold one probability per unlabeled row ({unl.shape[0]}), "
                          f"got {cal.shape[0]}")
-    k = round_half_up(_check_alpha(alpha) * unl.shape[0])
+    k = round_half_up(float(alpha) * unl.shape[0])
     order = np.lexsort((np.arange(cal.shape[0]), -cal))  # decreasing prob, then row order
     y2 = (s == 1).astype(np.int8)
     y2[unl[order[:k]]] = 1
     return y2
 
 
+@validate_params({"s": ["array-like"], "y_true": ["array-like"], "alpha": ALPHA_CONSTRAINT,
+                  "calibrated_unlabeled": ["array-like"], "return_probs": ["boolean"]},
+                 prefer_skip_nested_validation=False)  # the caller's estimator is fitted inside
 def improve_classification(X, s, y_true, alpha, calibrated_unlabeled, estimator=None, n_folds=5,
                            random_state=None, n_jobs=1, *, scale_pos_weight="auto", return_probs=False):
     """Classification with PULSCAR / PULSNAR (Algorithm 5, lines 2-6).
@@ -138,7 +146,7 @@ def improve_classification(X, s, y_true, alpha, calibrated_unlabeled, estimator=
     """
     s, y = _check_s_y(s, y_true)
     X = _check_X_rows(X, s.shape[0])
-    alpha = _check_alpha(alpha)
+    alpha = float(alpha)
     unl = np.flatnonzero(s == 0)
     if unl.shape[0] == 0:
         raise ValueError("s has no unlabeled rows (all s == 1)")

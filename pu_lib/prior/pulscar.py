@@ -61,7 +61,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import effective_n_jobs
-from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, _check_bandwidth_range, pulscar_alpha
+from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import (BOOSTERS, _check_xgb_params, check_booster, check_xgb_estimator, cv_probabilities_many,
                         hist_boost_params)
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
@@ -105,7 +105,7 @@ def check_xgboost_settings(estimator) -> None:
     :func:`pu_lib.oof.check_xgb_params`; ``n_estimators`` >= 1), none of which has
     its own argument; an XGBoost classifier given as ``estimator`` likewise. Each
     problem is a ``ValueError`` naming the parameter."""
-    _check_bandwidth_range(estimator.bandwidth_range)
+    check_bandwidth_range(estimator.bandwidth_range)
     if check_booster(estimator.booster, estimator.estimator) == "hist_boost":
         hist_boost_params(estimator.max_depth, xgb_settings(estimator))
     else:
@@ -206,7 +206,7 @@ class PULSCAR(BasePriorEstimator):
         check_xgboost_settings(self)
 
     def _estimate(self, X, s):
-        bandwidth_range = _check_bandwidth_range(self.bandwidth_range)
+        bandwidth_range = check_bandwidth_range(self.bandwidth_range)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         # the folds of all iterations are scheduled together (one float32 copy / one binning of X)
         rows = np.arange(X.shape[0], dtype=np.int64)

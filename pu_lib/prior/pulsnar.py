@@ -91,7 +91,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
-from pu_lib.prior._beta_density import _check_bandwidth_range, pulscar_alpha
+from pu_lib.prior._beta_density import check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
 from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, check_xgboost_settings, iteration_seed, xgb_settings
@@ -430,7 +430,7 @@ class PULSNAR(BasePriorEstimator):
         _check_gmm_params(self.gmm_params)
 
     def _estimate(self, X, s):
-        bandwidth_range = _check_bandwidth_range(self.bandwidth_range)
+        bandwidth_range = check_bandwidth_range(self.bandwidth_range)
         xgb_params = xgb_settings(self)
         gmm_params = _check_gmm_params(self.gmm_params)
         tf = float(self.top_fraction)
