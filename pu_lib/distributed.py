@@ -10,8 +10,14 @@ an address it connects to that scheduler (e.g. one started on a SLURM allocation
 leaves it running.
 
 Nothing here is imported by ``import pu_lib``; Dask starts only when a client is asked for.
-Dask is optional (the ``dask`` extra): without it no client is ever active, work runs on
-threads, and asking for a client raises ``ImportError`` naming the extra.
+Dask is optional (the ``dask`` extra): without it work runs on threads, and asking for a
+client (``dask_client``, ``use_dask=True``) raises ``ImportError`` naming the extra.
+
+Estimators and functions run on Dask only when told to: ``use_dask=True``
+(:func:`resolve_client`; default False, local threads per ``n_jobs``), never because a
+client happens to be active. The workflow passes its client explicitly
+(:func:`pu_lib.experiments.runner.fit_eval`). docs/cluster.md, "Dask by explicit
+choice", explains the choice.
 """
 
 from __future__ import annotations
@@ -48,8 +54,9 @@ def effective_n_jobs(n_jobs) -> int:
 
 
 def active_dask_client():
-    """The active Dask client, or None; also None inside a Dask task (nested work then
-    runs on the task's own thread instead of being resubmitted)."""
+    """The current Dask client (``distributed.default_client()``), or None; also None
+    inside a Dask task. Only :func:`resolve_client` calls it, for ``use_dask=True``: no
+    estimator or function of pu_lib runs on Dask unless its caller says so."""
     try:
         import distributed
     except ImportError:  # without the dask extra no client can be active
@@ -65,17 +72,35 @@ def active_dask_client():
         return None
 
 
-def resolve_client(use_dask="auto"):
-    """The Dask client to use for an estimator's ``use_dask`` parameter: ``"auto"`` -> the
-    active client or None, ``True`` -> the active client (``ValueError`` when there is
-    none), ``False`` -> None."""
-    if use_dask is False:
+def _is_bool(value) -> bool:
+    return isinstance(value, bool) or (type(value).__module__ == "numpy" and type(value).__name__ in ("bool_", "bool"))
+
+
+def resolve_client(use_dask=False):
+    """The Dask client for a ``use_dask`` parameter, the package's one switch to Dask
+    (docs/cluster.md, "Dask by explicit choice").
+
+    ``False`` (every default) -> None: the work runs on local threads (``n_jobs``), even
+    when a Dask client is active. ``True`` -> the current client
+    (``distributed.default_client()``, the latest ``distributed.Client`` created);
+    ``ValueError`` when there is none. Inside a Dask task ``True`` also gives None: the
+    nested work runs on the task's own thread instead of being resubmitted (a task that
+    waits on tasks it submitted can hold every worker thread). Anything but a boolean is a
+    ``ValueError``."""
+    if not _is_bool(use_dask):
+        raise ValueError(f"use_dask must be True or False, got {use_dask!r}")
+    if not use_dask:
         return None
-    if use_dask not in ("auto", True):
-        raise ValueError(f"use_dask must be 'auto', True or False, got {use_dask!r}")
+    require("distributed", purpose="use_dask=True")
+    import distributed
+
+    try:
+        distributed.get_worker()
+        return None  # inside a Dask task: run here
+    except ValueError:
+        pass
     client = active_dask_client()
-    if use_dask is True and client is None:
-        require("distributed", purpose="use_dask=True")
+    if client is None:
         raise ValueError("use_dask=True but no Dask client is active (create a distributed.Client first)")
     return client
 

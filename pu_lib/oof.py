@@ -31,9 +31,10 @@ training part (``|U| / |P|``).
 
 Parallelism and determinism
 ---------------------------
-Folds run in parallel -- on local threads, or as Dask tasks when a Dask client is active
-(``distributed.default_client()``; never from inside a Dask task, where the folds run
-sequentially on the task's thread). Every fold's split and model seed are derived from
+Folds run in parallel -- on ``n_jobs`` local threads, or, with ``use_dask=True``, as tasks
+of the current Dask client (:func:`pu_lib.distributed.resolve_client`; default False: local
+threads even when a client is active; inside a Dask task the folds run on the task's
+thread). Every fold's split and model seed are derived from
 ``random_state`` up front (:func:`pu_lib._seeding.derive_seed`), so the probabilities do
 not depend on how the folds are scheduled. XGBoost's ``hist`` method with the default
 ``subsample = colsample_* = 1`` gives bit-identical models for any thread count (checked
@@ -55,7 +56,7 @@ from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_binary, check_X
 from pu_lib.base_learners import make_base_estimator
-from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
+from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 
 __all__ = [
     "BOOSTERS",
@@ -339,13 +340,13 @@ def xgb_float32(X):
 
 
 def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, scale_pos_weight="auto", *,
-                          max_depth=6, xgb_params=None, booster="xgboost", binned=None) -> list:
+                          max_depth=6, xgb_params=None, booster="xgboost", binned=None, use_dask=False) -> list:
     """Out-of-fold probabilities for several CV problems on row subsets of one ``(X, y)``.
 
     ``problems`` is a list of ``(rows, seed)``: ``rows`` the (row-ordered) indices of the
     problem's rows, ``seed`` an int fixing its folds and models (as ``random_state`` of
-    :func:`cv_probabilities`). All folds of all problems are scheduled together (threads
-    or Dask, see the module docstring). Returns one float64 array per problem, aligned
+    :func:`cv_probabilities`). All folds of all problems are scheduled together (threads,
+    or Dask tasks with ``use_dask=True``, see the module docstring). Returns one float64 array per problem, aligned
     with its ``rows``. Inputs are assumed validated (``X`` 2-D, ``y`` 0/1 int array).
     ``booster="hist_boost"``: ``X`` is binned once (cuts from all its rows) and every fold
     model is grown on those bins (:mod:`pu_lib.hist_boost`); ``binned=(Xb, n_bins)`` passes
@@ -362,6 +363,7 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
     if estimator is not None and not hasattr(estimator, "predict_proba"):
         raise ValueError(f"estimator must have predict_proba, got {type(estimator).__name__}")
     n_threads = effective_n_jobs(n_jobs)
+    client = resolve_client(use_dask)
     tasks = []  # (problem index, global train rows, global test rows, model seed)
     for p, (rows, seed) in enumerate(problems):
         rows = np.asarray(rows, dtype=np.int64)
@@ -375,7 +377,6 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
         for k, (tr, te) in enumerate(fold_splits(ys, n_folds, int(seed))):
             tasks.append((p, rows[tr], rows[te], derive_seed("pulsnar_cv_model", int(seed), k)))
 
-    client = active_dask_client()
     if booster == "hist_boost":  # one thread per fold model (numba, GIL released)
         from pu_lib.hist_boost import bin_features
 
@@ -425,7 +426,7 @@ def _check_Xy(X, y):
 
 
 def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=1, scale_pos_weight="auto",
-                     *, max_depth=6, xgb_params=None, return_folds=False, booster="xgboost"):
+                     *, max_depth=6, xgb_params=None, return_folds=False, booster="xgboost", use_dask=False):
     """Out-of-fold class-1 probabilities of all rows (PULSCAR Algorithm 1, line 1).
 
     Parameters
@@ -438,10 +439,13 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
         scikit-learn classifier with ``predict_proba``; it is cloned for every fold, and
         its ``random_state`` is set (to the fold's seed) when it is None.
     n_folds : number of stratified folds (shuffled, seeded).
-    random_state : None, int or ``numpy.random.Generator``; None draws a fresh seed.
+    random_state : None, int, ``numpy.random.Generator`` or ``numpy.random.RandomState``;
+        None draws a fresh seed.
     n_jobs : threads. Folds run concurrently on ``min(n_jobs, n_folds)`` threads, each
-        model gets ``n_jobs // concurrent folds`` threads. With an active Dask client the
-        folds are Dask tasks instead (one thread each).
+        model gets ``n_jobs // concurrent folds`` threads.
+    use_dask : False (default) runs the folds on ``n_jobs`` threads, even when a Dask client
+        is active; True makes them tasks of the current Dask client (one thread each;
+        docs/cluster.md, "Dask by explicit choice").
     scale_pos_weight : ``"auto"`` sets, for an estimator with a ``scale_pos_weight``
         parameter, ``#negatives / #positives`` of each fold's training part (the paper's
         ``|U| / |P|``); a positive number sets that value; None leaves it untouched.
@@ -460,14 +464,14 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
     -------
     float64 array of shape ``(n_samples,)``, in row order; with ``return_folds`` the pair
     ``(probabilities, folds)`` (int64 fold indices). The result depends only on the
-    data, ``random_state`` and the parameters -- not on ``n_jobs`` or Dask.
+    data, ``random_state`` and the parameters -- not on ``n_jobs`` or ``use_dask``.
     """
     X, y = _check_Xy(X, y)
     seed = seed_to_int(random_state, fresh_if_none=True)
     rows = np.arange(X.shape[0], dtype=np.int64)
     proba = cv_probabilities_many(X, y, [(rows, seed)], estimator=estimator, n_folds=n_folds, n_jobs=n_jobs,
                                   scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params,
-                                  booster=booster)[0]
+                                  booster=booster, use_dask=use_dask)[0]
     if not return_folds:
         return proba
     folds = np.empty(X.shape[0], dtype=np.int64)

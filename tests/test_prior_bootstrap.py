@@ -137,15 +137,21 @@ def test_identical_for_any_n_jobs(data, n_jobs):
 
 @pytest.mark.filterwarnings("ignore::pu_lib.prior.bootstrap.BootstrapShiftWarning")  # TIcE on resamples
 def test_identical_on_dask_for_any_worker_count(data):
+    """Not told to use Dask, the bootstrap runs locally even with a client active (the
+    scheduler sees no task); told, its resamples are Dask tasks, with the same result."""
     distributed = pytest.importorskip("distributed")
+    from dask_helpers import scheduler_tasks
+
     X, s = data
-    ref = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=6, random_state=2, n_jobs=2)
-    ref_tice = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=2)
     for n_workers in (1, 2):
         with distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1, processes=False,
                                       dashboard_address=None) as cluster, distributed.Client(cluster) as client:
-            got = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=6, random_state=2)
-            got_tice = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=2)
+            if n_workers == 1:  # the reference: local threads, a client active
+                ref = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=6, random_state=2, n_jobs=2)
+                ref_tice = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=2)
+                assert scheduler_tasks(client) == 0
+            got = bootstrap_ci(ElkanNotoPrior(), X, s, n_resamples=6, random_state=2, use_dask=True)
+            got_tice = TIcE().bootstrap_ci(X, s, n_resamples=6, random_state=2, use_dask=True)
             # the resamples ran as Dask tasks
             assert any("fit_resample_dask" in str(k) for k in client.run_on_scheduler(
                 lambda dask_scheduler: list(dask_scheduler.task_prefixes)))

@@ -292,14 +292,22 @@ def test_cv_probabilities_sets_scale_pos_weight_per_fold(small_scar):
 
 
 def test_dask_gives_the_results_of_local_threads(small_scar):
+    """Not told to use Dask, PULSNAR and cv_probabilities run locally even with a client
+    active (the scheduler sees no task); told, they run on it, with the same result."""
     distributed = pytest.importorskip("distributed")
+    from dask_helpers import scheduler_tasks
+
     X, s = small_scar
-    local = cv_probabilities(X, s, random_state=1, max_depth=3)
-    est_local = PULSNAR(max_clusters=3, max_depth=3, random_state=1).fit(X, s)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
-        remote = cv_probabilities(X, s, random_state=1, max_depth=3)
-        est_dask = PULSNAR(max_clusters=3, max_depth=3, random_state=1).fit(X, s)
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        local = cv_probabilities(X, s, random_state=1, max_depth=3)
+        est_local = PULSNAR(max_clusters=3, max_depth=3, random_state=1).fit(X, s)
+        assert scheduler_tasks(client) == 0
+        remote = cv_probabilities(X, s, random_state=1, max_depth=3, use_dask=True)
+        n_cv = scheduler_tasks(client)
+        assert n_cv > 0
+        est_dask = PULSNAR(max_clusters=3, max_depth=3, random_state=1, use_dask=True).fit(X, s)
+        assert scheduler_tasks(client) > n_cv
     assert np.array_equal(local, remote)
     assert est_dask.alpha_ == est_local.alpha_
     assert np.array_equal(est_dask.cluster_probs_unlabeled_, est_local.cluster_probs_unlabeled_)

@@ -448,7 +448,7 @@ def test_dask_with_worker_processes():
     ref = PNExtraTreesClassifier(n_estimators=6, random_state=2, use_dask=False).fit(X, y)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
-        m = PNExtraTreesClassifier(n_estimators=6, random_state=2).fit(X, y)  # use_dask="auto"
+        m = PNExtraTreesClassifier(n_estimators=6, random_state=2, use_dask=True).fit(X, y)
     assert len(ref.trees_) > 0  # an empty forest would pass the loop
     for a, b in zip(ref.trees_, m.trees_, strict=True):
         trees_equal(a, b)

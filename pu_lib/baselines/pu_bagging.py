@@ -269,8 +269,10 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
 
     Exactly the model of the earlier stand-alone class (same draws, same base seeds, same
     ``predict_proba`` and ``oob_decision_``; ``tests/test_pu_bagging.py`` checks recorded
-    outputs). Bags run on ``n_jobs`` threads, or as Dask tasks when a client is active
-    (``use_dask``); each base forest runs single-threaded inside its bag.
+    outputs). Bags run on ``n_jobs`` threads, or with ``use_dask=True`` as tasks of the
+    current Dask client (default False: local threads even when a client is active; see
+    docs/cluster.md, "Dask by explicit choice"); each base forest runs single-threaded
+    inside its bag.
 
     Extra fitted attributes: ``feature_importances_`` and
     ``feature_importances_normalized_`` (means over the base forests).
@@ -294,7 +296,7 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
 
     def __init__(self, n_estimators=10, max_samples=1.0, base_n_estimators=100, criterion="gini",
                  max_features="sqrt", n_thresholds=1, max_depth=None, min_samples_leaf=1, random_state=None,
-                 n_jobs=None, use_dask="auto"):
+                 n_jobs=None, use_dask=False):
         self.n_estimators = n_estimators
         self.max_samples = max_samples
         self.base_n_estimators = base_n_estimators

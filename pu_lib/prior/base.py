@@ -202,14 +202,14 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         return population_prior(self, scenario)
 
     def bootstrap_ci(self, X, s, n_resamples: int = 200, confidence: float = 0.95, random_state=None,
-                     n_jobs=None, resampling: str = "half"):
+                     n_jobs=None, resampling: str = "half", use_dask: bool = False):
         """Bootstrap percentile intervals of this estimator's ``alpha_``, ``prior_`` and
         ``c_`` on ``(X, s)``: :func:`pu_lib.prior.bootstrap.bootstrap_ci` with ``self`` as
         the estimator (cloned; ``self`` is not fitted or modified)."""
         from pu_lib.prior.bootstrap import bootstrap_ci
 
         return bootstrap_ci(self, X, s, n_resamples=n_resamples, confidence=confidence,
-                            random_state=random_state, n_jobs=n_jobs, resampling=resampling)
+                            random_state=random_state, n_jobs=n_jobs, resampling=resampling, use_dask=use_dask)
 
 
 def population_prior(estimator, scenario: str) -> float:

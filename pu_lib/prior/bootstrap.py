@@ -67,10 +67,11 @@ full-data estimate; the bootstrap's bias estimate, Efron & Tibshirani chapter 10
 (:func:`pu_lib._seeding.derive_seed`): resample ``b`` draws its rows with
 ``derive_seed("bootstrap_ci", seed, b, "rows")`` and refits a clone of the estimator with
 ``random_state = derive_seed("bootstrap_ci", seed, b, "fit")`` (when the estimator takes a
-``random_state``). The resamples run through :func:`pu_lib.distributed.parallel_map`: as
-tasks of the active Dask client when there is one, else on ``n_jobs`` threads; each fit
-runs with BLAS/OpenMP limited to one thread. The result is therefore identical for any
-``n_jobs`` and any number of Dask workers.
+``random_state``). The resamples run through :func:`pu_lib.distributed.parallel_map`: on
+``n_jobs`` threads, or, with ``use_dask=True``, as tasks of the current Dask client (never
+because a client happens to be active); each fit runs with BLAS/OpenMP limited to one
+thread. The result is therefore identical for any ``n_jobs``, with or without Dask, and
+for any number of Dask workers.
 """
 
 from __future__ import annotations
@@ -83,7 +84,7 @@ import numpy as np
 
 from pu_lib import registry
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
+from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 
 __all__ = ["BootstrapResult", "BootstrapShiftWarning", "Interval", "QUANTITIES", "RESAMPLING", "bootstrap_ci",
            "resample_rows"]
@@ -252,7 +253,7 @@ def _fit_resample_dask(X, s, estimator, resampling, row_seed, fit_seed):
 
 
 def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.95, random_state=None,
-                 n_jobs=None, resampling: str = "half") -> BootstrapResult:
+                 n_jobs=None, resampling: str = "half", use_dask: bool = False) -> BootstrapResult:
     """Stratified-bootstrap percentile intervals for ``alpha_``, ``prior_`` and ``c_`` of a
     class-prior estimator (see the module docstring for the resampling, what the interval
     covers, and the seeds).
@@ -275,17 +276,19 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
         ``(1 + confidence) / 2`` quantiles of the ``B`` bootstrap estimates
         (``numpy.quantile``, linear interpolation; the percentile interval of Efron &
         Tibshirani 1993, chapter 13).
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy Generator or numpy RandomState
         Fixes every resample and refit seed (None: fresh entropy).
     n_jobs : int or None
-        Threads for the resamples when no Dask client is active (scikit-learn's
-        convention; None = 1). With an active :class:`distributed.Client` the resamples
-        are Dask tasks instead. Give the estimator ``n_jobs=1`` to avoid
-        oversubscription.
+        Threads for the resamples (scikit-learn's convention; None = 1). Give the
+        estimator ``n_jobs=1`` to avoid oversubscription.
     resampling : ``"bootstrap"`` or ``"half"``
         Stratified bootstrap with replacement, or stratified half-sampling without
         replacement (see the module docstring: ``"half"`` for estimators that split the
         data internally -- TIcE, PULSCAR, PULSNAR).
+    use_dask : bool
+        False (default): the resamples run on ``n_jobs`` threads, even when a Dask client
+        is active. True: they are tasks of the current Dask client (``ValueError`` when
+        there is none; docs/cluster.md, "Dask by explicit choice"). Same result either way.
 
     Returns
     -------
@@ -300,6 +303,7 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
     confidence = _check_confidence(confidence)
     resampling = _check_resampling(resampling)
     effective_n_jobs(n_jobs)  # ValueError for a bad n_jobs before any fit
+    client = resolve_client(use_dask)  # ValueError for a bad use_dask, or True without a client
     seed = seed_to_int(random_state, "random_state", fresh_if_none=True)
     if isinstance(estimator, str):
         estimator = registry.make_estimator(estimator, kind="prior")
@@ -314,7 +318,6 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
     row_seeds = np.array([derive_seed("bootstrap_ci", seed, b, "rows") for b in range(n_resamples)], dtype=np.int64)
     fit_seeds = np.array([derive_seed("bootstrap_ci", seed, b, "fit") for b in range(n_resamples)], dtype=np.int64)
     tasks = [(resampling, int(r), int(f)) for r, f in zip(row_seeds, fit_seeds)]
-    client = active_dask_client()
     with limit_threads(1):
         point = _with_seed(estimator, derive_seed("bootstrap_ci", seed, "point"), only_if_none=True).fit(X, s)
         point_values = _estimates(point)

@@ -74,11 +74,12 @@ Algorithm (paper Algorithm 3; facts from the authors' code marked "authors")
 
 Parallelism and determinism: CV folds (of all clusters together), the GMM fits of the
 BIC sweep and the per-cluster alpha estimation run in parallel -- on ``n_jobs`` local
-threads, or as Dask tasks when a Dask client is active
-(:func:`pu_lib.distributed.parallel_map`). All seeds are derived up front from
+threads, or, with ``use_dask=True``, as tasks of the current Dask client
+(:func:`pu_lib.distributed.parallel_map`; default False: local threads even when a client
+is active). All seeds are derived up front from
 ``random_state`` (:func:`pu_lib._seeding.derive_seed`); XGBoost ``hist`` models are
 bit-identical for any thread count, GMMs are fitted with one BLAS thread and the kernel
-density uses no BLAS, so a seed gives the same alpha whatever ``n_jobs`` or Dask.
+density uses no BLAS, so a seed gives the same alpha whatever ``n_jobs`` or ``use_dask``.
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib.distributed import active_dask_client, effective_n_jobs, limit_threads, parallel_map
+from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 from pu_lib.prior._beta_density import check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
@@ -292,8 +293,11 @@ class PULSNAR(BasePriorEstimator):
     estimator, n_folds, max_depth, learning_rate, bin_rule, n_bins, bandwidth_range, bandwidth_search, xgb_params, booster, random_state, n_jobs :
         as :class:`PULSCAR`, with PULSNAR's own defaults (``learning_rate`` 0.2,
         ``bandwidth_range`` (0.015, 0.5)); the importance model is always the default
-        XGBoost with these settings (grown by ``booster``). ``n_jobs`` threads (or the Dask client) run the GMM
+        XGBoost with these settings (grown by ``booster``). ``n_jobs`` threads run the GMM
         fits, the CV folds of all clusters together and the per-cluster alphas.
+    use_dask : False (default) keeps that work on ``n_jobs`` threads, even when a Dask client
+        is active; True makes it tasks of the current Dask client (docs/cluster.md, "Dask
+        by explicit choice"). The estimate is the same either way.
     max_clusters : largest number of GMM components tried for the BIC curve (10).
     n_clusters : None (BIC knee, :func:`bic_knee`) or a fixed number of clusters.
     knee : ``"authors"`` (default) or ``"angle"`` (:func:`bic_knee`).
@@ -349,6 +353,7 @@ class PULSNAR(BasePriorEstimator):
         "top_fraction": [Interval(Real, 0, 1, closed="right")],
         "min_cluster_size": [Interval(Integral, 1, None, closed="left")],
         "small_clusters": [StrOptions({"drop", "merge"})],
+        "use_dask": ["boolean"],
     }
     _allow_nan = True
 
@@ -356,7 +361,7 @@ class PULSNAR(BasePriorEstimator):
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,
                  n_clusters=None, knee="authors", covariance_type="full", gmm_params=None, top_fraction=1.0,
                  min_cluster_size=10, small_clusters="drop", booster="xgboost", n_iterations=1, random_state=None,
-                 n_jobs=1):
+                 n_jobs=1, use_dask=False):
         self.estimator = estimator
         self.booster = booster
         self.n_folds = n_folds
@@ -378,6 +383,7 @@ class PULSNAR(BasePriorEstimator):
         self.n_iterations = n_iterations
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.use_dask = use_dask
 
     def _cluster(self, Z, seed, client, gmm_params):
         """GMM on the labeled positives: BIC sweep (or fixed k), knee, final responsibilities."""
@@ -435,7 +441,7 @@ class PULSNAR(BasePriorEstimator):
         gmm_params = _check_gmm_params(self.gmm_params)
         tf = float(self.top_fraction)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
-        client = active_dask_client()
+        client = resolve_client(self.use_dask)
         lab_rows = np.flatnonzero(s == 1)
         unl_rows = np.flatnonzero(s == 0)
 
@@ -485,7 +491,7 @@ class PULSNAR(BasePriorEstimator):
                             for it in range(n_it))
         probs = cv_probabilities_many(Xi, s, problems, estimator=self.estimator, n_folds=self.n_folds,
                                       n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_params,
-                                      booster=self.booster,
+                                      booster=self.booster, use_dask=self.use_dask,
                                       binned=None if binned is None else (np.ascontiguousarray(binned[0][:, idx]),
                                                                           binned[1][idx]))
         probs_lab, probs_unl = [], np.empty((len(problems), unl_rows.shape[0]))

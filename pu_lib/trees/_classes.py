@@ -120,7 +120,7 @@ _FOREST_CONSTRAINTS: dict = {
     "n_estimators": [Interval(Integral, 1, None, closed="left")],
     "bootstrap": ["boolean"],
     "n_jobs": [Integral, None],
-    "use_dask": [StrOptions({"auto"}), "boolean"],
+    "use_dask": ["boolean"],
 }
 _SPLITTER_CONSTRAINT = {"splitter": [StrOptions(set(SPLITTERS))]}
 _PN_CONSTRAINT = {"criterion": [StrOptions(set(PN_CRITERIA))]}
@@ -511,8 +511,9 @@ class PUExtraTreesClassifier(PUClassifierMixin, _PUTree, _Forest, BaseEstimator)
     margin. ``feature_importances_`` is the risk-reduction importance averaged over trees
     and ``feature_importances_normalized_`` its normalised variant.
 
-    Trees are fitted on ``n_jobs`` threads or, when a Dask client is active and
-    ``use_dask`` is "auto" (default) or True, on the Dask cluster. Per-tree seeds are drawn
+    Trees are fitted on ``n_jobs`` threads, or with ``use_dask=True`` as tasks of the
+    current Dask client (default False: local threads even when a client is active; see
+    docs/cluster.md, "Dask by explicit choice"). Per-tree seeds are drawn
     from ``random_state`` before fitting, so the forest does not depend on the number of
     threads or workers.
 
@@ -528,7 +529,7 @@ class PUExtraTreesClassifier(PUClassifierMixin, _PUTree, _Forest, BaseEstimator)
     def __init__(self, n_estimators=100, risk="nnpu", loss="quadratic", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, bootstrap=False, prior=None,
                  scenario="single_training_set", threshold_rule="uniform", feature_draw="nonconstant",
-                 random_state=None, n_jobs=None, use_dask="auto"):
+                 random_state=None, n_jobs=None, use_dask=False):
         self.n_estimators = n_estimators
         self.risk = risk
         self.loss = loss
@@ -671,7 +672,7 @@ class PNExtraTreesClassifier(_PNTree, _Forest, BaseEstimator):
 
     def __init__(self, n_estimators=100, criterion="gini", max_features="sqrt", n_thresholds=1, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, bootstrap=False, threshold_rule="uniform",
-                 feature_draw="any", random_state=None, n_jobs=None, use_dask="auto"):
+                 feature_draw="any", random_state=None, n_jobs=None, use_dask=False):
         self.n_estimators = n_estimators
         self.criterion = criterion
         self.max_features = max_features

@@ -1,5 +1,5 @@
-"""Fitting many trees: local threads (the compiled builder releases the GIL) or a Dask
-cluster when a client is active, through :func:`pu_lib.distributed.parallel_map`.
+"""Fitting many trees: local threads (the compiled builder releases the GIL) or, with
+``use_dask=True``, the current Dask client, through :func:`pu_lib.distributed.parallel_map`.
 
 Per-tree seeds are drawn up front by the caller, and each tree depends only on its seed
 and the data, so the fitted forest is identical for any number of threads or workers.
@@ -64,7 +64,7 @@ def _fit_chunk(Xf, a, u, rows, params, bootstrap, seeds):
     return [fit_one(Xf, a, u, rows, params, bootstrap, int(sd)) for sd in seeds]
 
 
-def fit_trees(Xf, a, u, params: dict, seeds, *, rows=None, n_jobs=None, use_dask="auto",
+def fit_trees(Xf, a, u, params: dict, seeds, *, rows=None, n_jobs=None, use_dask=False,
               bootstrap=False) -> list:
     """Fit one tree per seed on the rows ``rows`` of ``Xf`` (default: all rows); returns
     the trees in seed order. ``bootstrap``: see :func:`tree_sample`; ``use_dask``: see

@@ -203,8 +203,8 @@ class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, _Forest, Base
     * ``bootstrap="standard"`` (PU-HRF): Breiman's bootstrap of all rows; ``max_samples``
       is the number of draws (int, fraction of the rows, or None = all rows).
 
-    Trees are fitted on ``n_jobs`` threads or on a Dask cluster (``use_dask``, as
-    :class:`pu_lib.trees.PUExtraTreesClassifier`); per-tree seeds (which also draw the
+    Trees are fitted on ``n_jobs`` threads or, with ``use_dask=True``, on the current Dask
+    client (as :class:`pu_lib.trees.PUExtraTreesClassifier`); per-tree seeds (which also draw the
     bootstrap samples) come from ``random_state`` before any tree is grown, so the forest
     is the same for any number of threads or workers. ``predict_proba`` averages the
     trees' probabilities (``proba``: "class" or "labeled_fraction", see the module
@@ -225,7 +225,7 @@ class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, _Forest, Base
     def __init__(self, n_estimators=100, bootstrap="stratified", max_samples=None, prior=None,
                  scenario="single_training_set", splitter="best", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform",
-                 feature_draw="any", proba="class", random_state=None, n_jobs=None, use_dask="auto"):
+                 feature_draw="any", proba="class", random_state=None, n_jobs=None, use_dask=False):
         self.n_estimators = n_estimators
         self.bootstrap = bootstrap
         self.max_samples = max_samples
