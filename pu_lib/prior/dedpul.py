@@ -65,6 +65,7 @@ import numpy as np
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import validate_params
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.oof import _check_xgb_params, check_xgb_estimator, cv_probabilities
 from pu_lib.prior._dedpul_kernel import monotonize_kernel, rolling_median_kernel
@@ -89,11 +90,22 @@ DEDPUL_DEFAULTS: dict = {
 _EPS = 1e-5
 _SD_FLOOR = 1e-3
 
+#: constraints of the DEDPUL parameters the public functions share with the class
+_STEP_CONSTRAINTS: dict = {
+    "method": [StrOptions({"em", "dmin"})],
+    "bw_mix": [Interval(Real, 0, None, closed="neither")],
+    "bw_pos": [Interval(Real, 0, None, closed="neither")],
+    "k_neighbours": [None, Interval(Integral, 0, None, closed="left")],
+    "monotonize": ["boolean"],
+    "mt_coef": [Interval(Real, 0, None, closed="neither")],
+}
+
 
 # --------------------------------------------------------------------------- numpy steps
+@validate_params({"a": ["array-like"], "k": [Interval(Integral, None, None, closed="neither")]})
 def rolling_median(a, k: int) -> np.ndarray:
     """Centred rolling median of ``a`` with half-width ``k``, shrinking symmetrically at
-    the ends (the authors' ``rolling_apply``)."""
+    the ends (the authors' ``rolling_apply``); ``k <= 0`` returns a copy of ``a``."""
     a = np.ascontiguousarray(a, dtype=np.float64)
     k = int(k)
     if k <= 0 or a.shape[0] <= 1:
@@ -101,6 +113,7 @@ def rolling_median(a, k: int) -> np.ndarray:
     return rolling_median_kernel(a, k)
 
 
+@validate_params({"a": ["array-like"], "mt_coef": _STEP_CONSTRAINTS["mt_coef"]})
 def monotonize_trends(a, mt_coef: float = DEDPUL_DEFAULTS["mt_coef"]) -> np.ndarray:
     """The authors' ``MonotonizingTrends`` on ``a`` in the given order (module docstring)."""
     a = np.ascontiguousarray(a, dtype=np.float64)
@@ -147,6 +160,8 @@ def _binned_kde(sample, bandwidth, points):
     return np.interp(points, grid, dens)
 
 
+@validate_params({"preds_pos": ["array-like"], "preds_unl": ["array-like"],
+                  **{k: _STEP_CONSTRAINTS[k] for k in ("bw_mix", "bw_pos", "k_neighbours", "monotonize", "mt_coef")}})
 def density_ratio(preds_pos, preds_unl, bw_mix=DEDPUL_DEFAULTS["bw_mix"], bw_pos=DEDPUL_DEFAULTS["bw_pos"],
                   k_neighbours=None, monotonize=True, mt_coef=DEDPUL_DEFAULTS["mt_coef"]):
     """The processed density ratio ``f_P / f_U`` at the unlabeled points (steps 2-3 of the
@@ -201,6 +216,7 @@ def _mean_posteriors(ratio, alphas_n):
     return (m - scale * csum[m]) / rs.shape[0]
 
 
+@validate_params({"ratio": ["array-like"], "method": _STEP_CONSTRAINTS["method"]})
 def dedpul_alpha(ratio, method="em"):
     """``(alpha, details)``: the fraction of positives among the unlabeled from the processed
     density ratio, by the authors' EM procedure (``"em"``) or ``"dmin"`` (module docstring)."""
@@ -265,12 +281,7 @@ class DEDPUL(BasePriorEstimator):
         "n_folds": [Interval(Integral, 2, None, closed="left")],
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "xgb_params": [None, dict],
-        "method": [StrOptions({"em", "dmin"})],
-        "bw_mix": [Interval(Real, 0, None, closed="neither")],
-        "bw_pos": [Interval(Real, 0, None, closed="neither")],
-        "k_neighbours": [None, Interval(Integral, 0, None, closed="left")],
-        "monotonize": ["boolean"],
-        "mt_coef": [Interval(Real, 0, None, closed="neither")],
+        **_STEP_CONSTRAINTS,
         "random_state": RANDOM_STATE_CONSTRAINT,
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
     }

@@ -8,10 +8,12 @@ the data, usable without the workflow.
 from __future__ import annotations
 
 import json
+from numbers import Integral
 
 import numpy as np
 
 from pu_lib._seeding import derive_seed
+from pu_lib._validation import Interval, validate_params
 
 __all__ = ["CALIBRATION_CURVE_BINS", "evaluates", "pulsnar_evaluation"]
 
@@ -28,6 +30,8 @@ def evaluates(cls) -> bool:
     return issubclass(cls, (PULSCAR, PULSNAR))
 
 
+@validate_params({"options": [dict], "seed": [Interval(Integral, 0, None, closed="left")]},
+                 prefer_skip_nested_validation=False)  # options reach calibrate_* unchecked here
 def pulsnar_evaluation(est, X, s, y, options: dict, seed: int) -> dict:
     """Calibration (PULSNAR Algorithm 4, Figures 6-11) and classification with and without
     the estimate (Algorithm 5, Figures 12-13) for a fitted PULSCAR or PULSNAR; other
