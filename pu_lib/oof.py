@@ -61,6 +61,7 @@ from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, re
 __all__ = [
     "BOOSTERS",
     "check_booster",
+    "check_extra_xgb_params",
     "check_xgb_estimator",
     "check_xgb_params",
     "cv_probabilities",
@@ -79,7 +80,11 @@ def _check_max_depth(max_depth) -> int:
     return int(max_depth)
 
 
-def _check_xgb_params(xgb_params) -> dict:
+def check_extra_xgb_params(xgb_params) -> dict:
+    """The ``xgb_params`` argument of the XGBoost-based functions and estimators (None
+    or a dict of further parameters of the default XGBoost): none of ``max_depth``,
+    ``random_state``, ``n_jobs``, ``scale_pos_weight``, which have arguments of their own,
+    and each entry checked by :func:`check_xgb_params`. Returns a copy (``{}`` for None)."""
     if xgb_params is None:
         return {}
     if not isinstance(xgb_params, dict):
@@ -204,7 +209,7 @@ def make_xgb(max_depth: int = 6, random_state=None, n_jobs: int = 1, xgb_params=
     ``xgb_params`` (e.g. ``{"learning_rate": 0.2}``, or ``{"tree_method": "exact"}`` for
     the exact greedy trees that XGBoost before 2.0 grew by default on data of this size;
     via :func:`pu_lib.base_learners.make_base_estimator`)."""
-    params = {"max_depth": _check_max_depth(max_depth), **_check_xgb_params(xgb_params)}
+    params = {"max_depth": _check_max_depth(max_depth), **check_extra_xgb_params(xgb_params)}
     return make_base_estimator("xgboost", params, random_state=seed_to_int(random_state), n_jobs=n_jobs)
 
 
@@ -359,7 +364,7 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
     if booster == "hist_boost":
         hist_params = hist_boost_params(max_depth, xgb_params)
     else:
-        xgb_params = _check_xgb_params(xgb_params)
+        xgb_params = check_extra_xgb_params(xgb_params)
     if estimator is not None and not hasattr(estimator, "predict_proba"):
         raise ValueError(f"estimator must have predict_proba, got {type(estimator).__name__}")
     n_threads = effective_n_jobs(n_jobs)

@@ -67,7 +67,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import validate_params
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
-from pu_lib.oof import _check_xgb_params, check_xgb_estimator, cv_probabilities
+from pu_lib.oof import check_extra_xgb_params, check_xgb_estimator, cv_probabilities
 from pu_lib.prior._dedpul_kernel import monotonize_kernel, rolling_median_kernel
 from pu_lib.prior.base import BasePriorEstimator
 
@@ -304,7 +304,7 @@ class DEDPUL(BasePriorEstimator):
 
     def _validate_params(self):
         super()._validate_params()
-        _check_xgb_params(self.xgb_params)
+        check_extra_xgb_params(self.xgb_params)
         check_xgb_estimator(self.estimator)
 
     def _estimate(self, X, s):

@@ -62,7 +62,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib.distributed import effective_n_jobs
 from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, check_bandwidth_range, pulscar_alpha
-from pu_lib.oof import (BOOSTERS, _check_xgb_params, check_booster, check_xgb_estimator, cv_probabilities_many,
+from pu_lib.oof import (BOOSTERS, check_booster, check_extra_xgb_params, check_xgb_estimator, cv_probabilities_many,
                         hist_boost_params)
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
@@ -109,7 +109,7 @@ def check_xgboost_settings(estimator) -> None:
     if check_booster(estimator.booster, estimator.estimator) == "hist_boost":
         hist_boost_params(estimator.max_depth, xgb_settings(estimator))
     else:
-        _check_xgb_params(xgb_settings(estimator))
+        check_extra_xgb_params(xgb_settings(estimator))
     check_xgb_estimator(estimator.estimator)
 
 #: parameter constraints shared by PULSCAR and PULSNAR (scikit-learn's declarative checks)
