@@ -26,7 +26,7 @@ from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, fit_base, make_base_estimator, positive_proba
 from pu_lib.distributed import parallel_map, resolve_client
 from pu_lib.trees import PNExtraTreesClassifier
-from pu_lib.trees._classes import _FOREST_CONSTRAINTS, _PN_CONSTRAINT, _TREE_CONSTRAINTS
+from pu_lib.trees._classes import FOREST_CONSTRAINTS, PN_CONSTRAINT, TREE_CONSTRAINTS
 
 __all__ = ["PUBaggingClassifier", "PUBaggingExtraTreesClassifier"]
 
@@ -279,17 +279,17 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
     """
 
     _parameter_constraints: dict = {
-        "n_estimators": _FOREST_CONSTRAINTS["n_estimators"],
+        "n_estimators": FOREST_CONSTRAINTS["n_estimators"],
         "max_samples": [Interval(Integral, 1, None, closed="left"), Interval(RealNotInt, 0.0, 1.0, closed="right")],
         "base_n_estimators": [Interval(Integral, 1, None, closed="left")],
-        **_PN_CONSTRAINT,
-        "max_features": _TREE_CONSTRAINTS["max_features"],
-        "n_thresholds": _TREE_CONSTRAINTS["n_thresholds"],
-        "max_depth": _TREE_CONSTRAINTS["max_depth"],
-        "min_samples_leaf": _TREE_CONSTRAINTS["min_samples_leaf"],
-        "random_state": _TREE_CONSTRAINTS["random_state"],
-        "n_jobs": _FOREST_CONSTRAINTS["n_jobs"],
-        "use_dask": _FOREST_CONSTRAINTS["use_dask"],
+        **PN_CONSTRAINT,
+        "max_features": TREE_CONSTRAINTS["max_features"],
+        "n_thresholds": TREE_CONSTRAINTS["n_thresholds"],
+        "max_depth": TREE_CONSTRAINTS["max_depth"],
+        "min_samples_leaf": TREE_CONSTRAINTS["min_samples_leaf"],
+        "random_state": TREE_CONSTRAINTS["random_state"],
+        "n_jobs": FOREST_CONSTRAINTS["n_jobs"],
+        "use_dask": FOREST_CONSTRAINTS["use_dask"],
     }
 
     _fit_dtype = np.float32

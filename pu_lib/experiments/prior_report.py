@@ -40,14 +40,16 @@ from pu_lib._optional import require
 from pu_lib.metrics import METRICS
 from pu_lib.reporting import MIN_INTERVAL_N, interval_cell, mean_interval, value_range
 
-__all__ = ["ESTIMATE_COLUMNS", "estimate_summary", "estimate_figure", "estimate_markdown", "write_estimate_outputs"]
+__all__ = ["ESTIMATE_COLUMNS", "PANELS", "estimate_summary", "estimate_figure", "estimate_markdown",
+           "write_estimate_outputs"]
 
 #: columns of result rows that an estimate figure may put on an axis
 ESTIMATE_COLUMNS = (
     "alpha_u_true", "alpha_u_hat", "prior_true", "prior_hat", "c_true", "c_hat",
     "alpha_u_abs_error", "prior_abs_error", "c_abs_error", "fit_seconds", "ms_per_example", "n_clusters",
 )
-_PANELS = ("dataset", "dataset_name", "setting", "mechanism", "positive", "experiment")
+#: columns an estimate figure may split into panels (also the sweeps' ``panel``)
+PANELS = ("dataset", "dataset_name", "setting", "mechanism", "positive", "experiment")
 
 #: axis labels: the metric columns' labels come from :data:`pu_lib.metrics.METRICS`
 _LABELS = {
@@ -78,8 +80,8 @@ def _check(results: pd.DataFrame, x: str, y: str, panel: str) -> None:
             raise ValueError(f"{name} must be one of {ESTIMATE_COLUMNS}, got {col!r}")
         if col not in results.columns:
             raise ValueError(f"{name}: the results have no column {col!r} (not a prior-estimation experiment?)")
-    if panel not in _PANELS:
-        raise ValueError(f"panel must be one of {_PANELS}, got {panel!r}")
+    if panel not in PANELS:
+        raise ValueError(f"panel must be one of {PANELS}, got {panel!r}")
 
 
 def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "alpha_u_hat",

@@ -44,7 +44,7 @@ import numpy as np
 import pandas as pd
 
 from pu_lib._optional import require
-from pu_lib.experiments.prior_report import _PANELS, estimate_summary
+from pu_lib.experiments.prior_report import PANELS, estimate_summary
 from pu_lib.metrics import METRICS
 from pu_lib.reporting import interval_cell, value_range
 from pu_lib.reporting import resolved_setting as _resolved_setting
@@ -111,8 +111,8 @@ def check_sweep(spec: dict, *, name: str, methods: dict, settings: list, path: s
             if not isinstance(label, str) or not label:
                 raise ValueError(f"{base}.series.{m}: the series label must be a non-empty string, got {label!r}")
     panel = spec.get("panel", "dataset_name")
-    if panel not in _PANELS:
-        raise ValueError(f"{base}.panel: must be one of {_PANELS}, got {panel!r}")
+    if panel not in PANELS:
+        raise ValueError(f"{base}.panel: must be one of {PANELS}, got {panel!r}")
     where = spec.get("where")
     resolved = [_resolved_setting(mechanism, params) for mechanism, params in settings]
     if where:
@@ -189,8 +189,8 @@ def sweep_summary(results: pd.DataFrame, x: str, metric: str, series: dict | Non
     kind, param = parse_x(x)
     if metric not in METRICS:
         raise ValueError(f"metric: unknown metric {metric!r}; known: {', '.join(METRICS)}")
-    if panel not in _PANELS:
-        raise ValueError(f"panel: must be one of {_PANELS}, got {panel!r}")
+    if panel not in PANELS:
+        raise ValueError(f"panel: must be one of {PANELS}, got {panel!r}")
     need = {"method", panel, metric, *(("mechanism", "setting_params") if kind == "setting" or where else ()),
             *(("method_spec",) if kind == "method" else ())}
     missing = sorted(need - set(results.columns))

@@ -24,9 +24,9 @@ from pu_lib.labeling._params import (
     _FUNCTION_MECHANISMS,
     validate_mechanism_params,
 )
-from pu_lib.labeling.sar import _sar_setup, sar_bekker
+from pu_lib.labeling.sar import sar_setup, sar_bekker
 from pu_lib.labeling.scar import case_control, scar_count, scar_flip_ratio, scar_label_frequency
-from pu_lib.labeling.snar import _snar_prob_setup, pulsnar_alpha, snar_probability, snar_subclass
+from pu_lib.labeling.snar import snar_prob_setup, pulsnar_alpha, snar_probability, snar_subclass
 from pu_lib.labeling.splits import SPLITS, stratified_holdout, subsample
 
 __all__ = ["MECHANISMS", "apply_mechanism", "label_set_metadata", "make_label_set", "validate_mechanism_params"]
@@ -94,10 +94,10 @@ def _label_function_mechanism(mechanism, p, Xs, ys, tr, va, seed):
     once on all rows, ``s ~ Bernoulli(e)`` on train and val."""
     setup_rng = check_random_state(seed("setup"))
     if mechanism == "sar":
-        e, info = _sar_setup(Xs, ys, p["k"], p["selection"], p["p_minus"], p["p_plus"], p["min_std"],
+        e, info = sar_setup(Xs, ys, p["k"], p["selection"], p["p_minus"], p["p_plus"], p["min_std"],
                              p["attributes"], setup_rng)
     else:
-        e, info = _snar_prob_setup(Xs, ys, p["p_minus"], p["p_plus"], None, setup_rng)
+        e, info = snar_prob_setup(Xs, ys, p["p_minus"], p["p_plus"], None, setup_rng)
     s = np.zeros(ys.shape[0], dtype=np.int8)
     s[tr] = _bernoulli_labels(ys[tr], e[tr], check_random_state(seed("train")))
     if va.shape[0]:

@@ -123,7 +123,7 @@ def _chosen_attributes(X, y, k, selection, min_std, rng) -> tuple[np.ndarray, np
     return cand[order].astype(np.int64), signs.astype(np.int64), n_cand
 
 
-def _sar_setup(X, y, k, selection, p_minus, p_plus, min_std, attributes, rng):
+def sar_setup(X, y, k, selection, p_minus, p_plus, min_std, attributes, rng):
     """Choose propensity attributes and compute e(x) on all rows of X (thesis 5.6.2)."""
     if attributes is not None:
         cols, signs, n_cand = _given_attributes(attributes, k, X.shape[1]), np.ones(k, dtype=np.int64), X.shape[1]
@@ -184,7 +184,7 @@ def sar_bekker(
     X = check_X(X)
     y = _check_y(y, n=X.shape[0])
     rng = check_random_state(random_state)
-    e, info = _sar_setup(X, y, p["k"], p["selection"], p["p_minus"], p["p_plus"], p["min_std"], p["attributes"], rng)
+    e, info = sar_setup(X, y, p["k"], p["selection"], p["p_minus"], p["p_plus"], p["min_std"], p["attributes"], rng)
     s = _bernoulli_labels(y, e, rng)
     info["n_pos"] = int(y.sum())
     return LabelResult(s=s, y=y, propensity=e, mechanism="sar", params=info)

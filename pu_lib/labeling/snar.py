@@ -181,7 +181,7 @@ def _class_probability(X, y, estimator, rng) -> tuple[np.ndarray, str]:
     return np.asarray(prob, dtype=np.float64), type(est).__name__ if estimator is not None else "StandardScaler+LogisticRegression"
 
 
-def _snar_prob_setup(X, y, p_minus, p_plus, estimator, rng):
+def snar_prob_setup(X, y, p_minus, p_plus, estimator, rng):
     prob, name = _class_probability(X, y, estimator, rng)
     e = sar_propensity(prob, p_minus, p_plus)
     return e, {"p_minus": p_minus, "p_plus": p_plus, "estimator": name, "fit": "in-sample"}
@@ -208,7 +208,7 @@ def snar_probability(X, y, p_minus=0.2, p_plus=0.8, estimator=None, random_state
     X = check_X(X)
     y = _check_y(y, n=X.shape[0])
     rng = check_random_state(random_state)
-    e, info = _snar_prob_setup(X, y, p_minus, p_plus, estimator, rng)
+    e, info = snar_prob_setup(X, y, p_minus, p_plus, estimator, rng)
     s = _bernoulli_labels(y, e, rng)
     info["n_pos"] = int(y.sum())
     return LabelResult(s=s, y=y, propensity=e, mechanism="snar_prob", params=info)

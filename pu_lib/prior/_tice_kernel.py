@@ -5,7 +5,7 @@ The algorithm, its choices and the estimator are described in :mod:`pu_lib.prior
 this module holds only the ``@njit`` functions it calls. All per-row work (counting
 ``L`` and ``T`` per attribute and bin on a node's tree rows, partitioning tree and
 estimation rows of the chosen split) and the priority queue (a binary heap) run in
-:func:`_grow_fold`, one call per fold and pass; rows of a node are a contiguous segment
+:func:`grow_fold`, one call per fold and pass; rows of a node are a contiguous segment
 of a per-fold index array that is partitioned in place. Cost per split is
 ``O(m * n_node)``. ``tests/tice_reference.py`` is a plain-Python reference of the
 same algorithm; the tests check that both give identical splits and estimates.
@@ -24,7 +24,7 @@ from numba import njit
 # --------------------------------------------------------------------------- binning
 
 @njit(cache=True, nogil=True)
-def _column_stats(X):
+def column_stats(X):
     """Per column: min, max and whether every value is the min or the max."""
     n, m = X.shape
     mins = np.empty(m, dtype=np.float64)
@@ -49,7 +49,7 @@ def _column_stats(X):
 
 
 @njit(cache=True, nogil=True)
-def _bin_kernel(X, features, mins, maxs, two_valued, n_bins_int):
+def bin_kernel(X, features, mins, maxs, two_valued, n_bins_int):
     n = X.shape[0]
     m = features.shape[0]
     n_cuts = n_bins_int - 1
@@ -141,7 +141,7 @@ def _heap_pop(heap, size, node_lb, node_lt):
 
 
 @njit(cache=True, nogil=True)
-def _grow_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k, max_splits, min_node_size,
+def grow_fold(bins, s, n_values, tree_rows, est_rows, c_prior, delta, k, max_splits, min_node_size,
                bound_on_tree):
     """One fold of one pass of Algorithm 1 (lines 5-16 with ``delta`` given).
 

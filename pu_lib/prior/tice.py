@@ -109,7 +109,7 @@ otherwise):
 
 Speed: all per-row work (counting ``L`` and ``T`` per attribute and bin on a node's tree
 rows, partitioning tree and estimation rows of the chosen split) and the heap run in one
-compiled numba function per fold (``_grow_fold`` in :mod:`pu_lib.prior._tice_kernel`); rows of a node are a contiguous
+compiled numba function per fold (``grow_fold`` in :mod:`pu_lib.prior._tice_kernel`); rows of a node are a contiguous
 segment of a per-fold index array that is partitioned in place. Cost per split is
 ``O(m * n_node)``; a fit is ``O(passes * folds * max_splits * m * n_node)`` at worst.
 ``tests/tice_reference.py`` is a plain-Python reference of the same algorithm;
@@ -125,7 +125,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib.prior._tice_kernel import _bin_kernel, _column_stats, _grow_fold
+from pu_lib.prior._tice_kernel import bin_kernel, column_stats, grow_fold
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.prior.base import BasePriorEstimator
 
@@ -204,9 +204,9 @@ def bin_features(X, n_bins=4):
     either side of it."""
     X = np.asarray(X, dtype=np.float64)
     n_bins = int(n_bins)
-    mins, maxs, two_valued = _column_stats(X)
+    mins, maxs, two_valued = column_stats(X)
     features = np.flatnonzero(maxs > mins).astype(np.int64)
-    bins = _bin_kernel(X, features, mins, maxs, two_valued, n_bins)
+    bins = bin_kernel(X, features, mins, maxs, two_valued, n_bins)
     n_values = np.where(two_valued[features], 2, n_bins).astype(np.int64)
     return bins, n_values, features
 
@@ -258,7 +258,7 @@ def run_tice(bins, s, n_values, folds, k=5.0, max_splits=500, min_node_size=10, 
     for _ in range(passes):  # line 2
         c_folds, feats, nsplits = [], [], []
         for (tree, est), d in zip(rows, deltas):  # line 4
-            res = _grow_fold(bins, s8, n_values, tree, est, float(c_prior), float(d), float(k),
+            res = grow_fold(bins, s8, n_values, tree, est, float(c_prior), float(d), float(k),
                              int(max_splits), int(min_node_size), on_tree)
             c_folds.append(float(res[pick]))
             nsplits.append(int(res[2]))

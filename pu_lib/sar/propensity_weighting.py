@@ -58,7 +58,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from pu_lib import registry
 from pu_lib._propensity import MIN_PROPENSITY, biased_propensity
 from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, check_input_kind, validate_pu_data
-from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin, _prior_estimator_names
+from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import WeightedLogisticRegression, clone_base, fit_base, positive_proba
 from pu_lib.prior import resolve_prior
 
@@ -329,7 +329,7 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
 
     _parameter_constraints = {
         **_BaseWeightedClassifier._parameter_constraints,
-        "label_frequency": [Interval(Real, 0, 1, closed="right"), StrOptions(_prior_estimator_names()),
+        "label_frequency": [Interval(Real, 0, 1, closed="right"), StrOptions(set(registry.names("prior"))),
                             HasMethods(["fit"]), None],
     }
 

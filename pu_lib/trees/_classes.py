@@ -93,7 +93,7 @@ __all__ = [
 # --------------------------------------------------------------------------- parameters
 
 #: constraints shared by every tree estimator
-_TREE_CONSTRAINTS: dict = {
+TREE_CONSTRAINTS: dict = {
     "max_features": [
         Interval(Integral, 1, None, closed="left"),
         Interval(RealNotInt, 0.0, 1.0, closed="right"),
@@ -109,21 +109,21 @@ _TREE_CONSTRAINTS: dict = {
     "random_state": RANDOM_STATE_CONSTRAINT,
 }
 #: the PU trees' parameters beyond those
-_PU_CONSTRAINTS: dict = {
+PU_CONSTRAINTS: dict = {
     "risk": [StrOptions(set(PU_RISKS))],
     "loss": [StrOptions(set(LOSSES))],
     "prior": PRIOR_CONSTRAINT,
     "scenario": SCENARIO_CONSTRAINT,
 }
 #: the forests' parameters
-_FOREST_CONSTRAINTS: dict = {
+FOREST_CONSTRAINTS: dict = {
     "n_estimators": [Interval(Integral, 1, None, closed="left")],
     "bootstrap": ["boolean"],
     "n_jobs": [Integral, None],
     "use_dask": ["boolean"],
 }
-_SPLITTER_CONSTRAINT = {"splitter": [StrOptions(set(SPLITTERS))]}
-_PN_CONSTRAINT = {"criterion": [StrOptions(set(PN_CRITERIA))]}
+SPLITTER_CONSTRAINT = {"splitter": [StrOptions(set(SPLITTERS))]}
+PN_CONSTRAINT = {"criterion": [StrOptions(set(PN_CRITERIA))]}
 
 
 def _resolve_max_features(max_features, d: int, sqrt_rounding: str = "ceil") -> int:
@@ -351,7 +351,7 @@ class _TreeModel:
         return self._importances(True)
 
 
-class _SingleTree(_TreeModel):
+class BaseSingleTree(_TreeModel):
     def _fitted_trees(self) -> list:
         return [self.tree_]
 
@@ -365,7 +365,7 @@ class _SingleTree(_TreeModel):
         self._pack()
 
 
-class _Forest(_TreeModel):
+class BaseForest(_TreeModel):
     def _fitted_trees(self) -> list:
         return self.trees_
 
@@ -413,7 +413,7 @@ def labeled_fraction(wp, w, scales) -> np.ndarray:
     return np.clip(out, 0.0, 1.0)
 
 
-class _PUTree:
+class BasePUTree:
     """Fitting PU trees: validation of ``(X, s, sample_weight)``, the prior, the weights."""
 
     def _criterion_code(self) -> int:
@@ -439,7 +439,7 @@ class _PUTree:
         return trees
 
 
-class PUDecisionTreeClassifier(PUClassifierMixin, _PUTree, _SingleTree, BaseEstimator):
+class PUDecisionTreeClassifier(PUClassifierMixin, BasePUTree, BaseSingleTree, BaseEstimator):
     """A PU decision tree by recursive greedy risk minimisation (Wilton et al. 2022, Section 3.2).
 
     Each node predicts v* = Wp / (Wp + Wn) (Proposition 1); splits maximise the uPU
@@ -465,7 +465,7 @@ class PUDecisionTreeClassifier(PUClassifierMixin, _PUTree, _SingleTree, BaseEsti
     ``classes_``, ``feature_importances_``, ``feature_importances_normalized_``.
     """
 
-    _parameter_constraints: dict = {**_PU_CONSTRAINTS, **_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS}
+    _parameter_constraints: dict = {**PU_CONSTRAINTS, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
     def __init__(self, risk="nnpu", loss="quadratic", splitter="best", max_features=None, n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, prior=None,
@@ -494,7 +494,7 @@ class PUDecisionTreeClassifier(PUClassifierMixin, _PUTree, _SingleTree, BaseEsti
         return self
 
 
-class PUExtraTreesClassifier(PUClassifierMixin, _PUTree, _Forest, BaseEstimator):
+class PUExtraTreesClassifier(PUClassifierMixin, BasePUTree, BaseForest, BaseEstimator):
     """PU Extra Trees (Wilton et al. 2022, Section 4 and Algorithms 3-5).
 
     ``n_estimators`` PU trees, each grown on all of the data (no bootstrap, as the paper)
@@ -524,7 +524,7 @@ class PUExtraTreesClassifier(PUClassifierMixin, _PUTree, _Forest, BaseEstimator)
     ``n_features_in_``, ``classes_``.
     """
 
-    _parameter_constraints: dict = {**_PU_CONSTRAINTS, **_TREE_CONSTRAINTS, **_FOREST_CONSTRAINTS}
+    _parameter_constraints: dict = {**PU_CONSTRAINTS, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS}
 
     def __init__(self, n_estimators=100, risk="nnpu", loss="quadratic", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, bootstrap=False, prior=None,
@@ -613,7 +613,7 @@ class _PNTree(ClassifierMixin):
         return trees
 
 
-class PNDecisionTreeClassifier(_PNTree, _SingleTree, BaseEstimator):
+class PNDecisionTreeClassifier(_PNTree, BaseSingleTree, BaseEstimator):
     """A PN decision tree on the same engine (Gini or entropy; by Theorem 1 of Wilton et al.
     2022 the same tree as recursive greedy minimisation of the quadratic / logistic risk).
     ``predict`` is leaf positive fraction > 0.5. ``feature_draw``: see
@@ -624,7 +624,7 @@ class PNDecisionTreeClassifier(_PNTree, _SingleTree, BaseEstimator):
     ``feature_importances_``, ``feature_importances_normalized_``.
     """
 
-    _parameter_constraints: dict = {**_PN_CONSTRAINT, **_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS}
+    _parameter_constraints: dict = {**PN_CONSTRAINT, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
     def __init__(self, criterion="gini", splitter="best", max_features=None, n_thresholds=1, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform", feature_draw="nonconstant",
@@ -648,7 +648,7 @@ class PNDecisionTreeClassifier(_PNTree, _SingleTree, BaseEstimator):
         return self
 
 
-class PNExtraTreesClassifier(_PNTree, _Forest, BaseEstimator):
+class PNExtraTreesClassifier(_PNTree, BaseForest, BaseEstimator):
     """Extra-Trees for fully labeled data on the PU Extra Trees engine ("PN ET" in the paper).
 
     Same splitter as :class:`PUExtraTreesClassifier` with the Gini (default) or entropy
@@ -668,7 +668,7 @@ class PNExtraTreesClassifier(_PNTree, _Forest, BaseEstimator):
     were grown from seeds drawn by the forest), ``classes_``, ``n_features_in_``.
     """
 
-    _parameter_constraints: dict = {**_PN_CONSTRAINT, **_TREE_CONSTRAINTS, **_FOREST_CONSTRAINTS}
+    _parameter_constraints: dict = {**PN_CONSTRAINT, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS}
 
     def __init__(self, n_estimators=100, criterion="gini", max_features="sqrt", n_thresholds=1, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, bootstrap=False, threshold_rule="uniform",

@@ -65,14 +65,14 @@ from sklearn.utils._param_validation import Integral, Interval, RealNotInt, StrO
 
 from pu_lib.base import PUClassifierMixin
 from pu_lib.trees._classes import (
-    _FOREST_CONSTRAINTS,
-    _PU_CONSTRAINTS,
-    _SPLITTER_CONSTRAINT,
-    _TREE_CONSTRAINTS,
+    FOREST_CONSTRAINTS,
+    PU_CONSTRAINTS,
+    SPLITTER_CONSTRAINT,
+    TREE_CONSTRAINTS,
     PNDecisionTreeClassifier,
-    _Forest,
-    _PUTree,
-    _SingleTree,
+    BaseForest,
+    BasePUTree,
+    BaseSingleTree,
     labeled_fraction,
 )
 from pu_lib.trees._criteria import HELLINGER, PU_HELLINGER
@@ -83,12 +83,12 @@ PROBAS = ("class", "labeled_fraction")
 BOOTSTRAPS = ("stratified", "standard")
 
 _PU_HELLINGER_CONSTRAINTS: dict = {
-    **{k: v for k, v in _PU_CONSTRAINTS.items() if k not in ("risk", "loss")},
+    **{k: v for k, v in PU_CONSTRAINTS.items() if k not in ("risk", "loss")},
     "proba": [StrOptions(set(PROBAS))],
 }
 
 
-class _PUHellinger(_PUTree):
+class _PUHellinger(BasePUTree):
     """PU Hellinger trees: the criterion, a required prior, the two probabilities."""
 
     _voting = "mean"
@@ -121,7 +121,7 @@ class HellingerTreeClassifier(PNDecisionTreeClassifier):
     ``classes_``, ``n_features_in_``, ``feature_importances_``.
     """
 
-    _parameter_constraints: dict = {**_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS}
+    _parameter_constraints: dict = {**SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
     _sqrt_rounding = "floor"
 
     def __init__(self, splitter="best", max_features=None, n_thresholds=1, max_depth=5, min_samples_split=2,
@@ -140,7 +140,7 @@ class HellingerTreeClassifier(PNDecisionTreeClassifier):
         return HELLINGER
 
 
-class PUHellingerTreeClassifier(PUClassifierMixin, _PUHellinger, _SingleTree, BaseEstimator):
+class PUHellingerTreeClassifier(PUClassifierMixin, _PUHellinger, BaseSingleTree, BaseEstimator):
     """PU-HDT: the PU Hellinger decision tree (PU-HDT paper, Section 3.1, Algorithm 1).
 
     Splits maximise the Hellinger distance (eq. 1) between the estimated positive and
@@ -161,7 +161,7 @@ class PUHellingerTreeClassifier(PUClassifierMixin, _PUHellinger, _SingleTree, Ba
     ``n_features_in_``, ``feature_importances_``.
     """
 
-    _parameter_constraints: dict = {**_PU_HELLINGER_CONSTRAINTS, **_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS}
+    _parameter_constraints: dict = {**_PU_HELLINGER_CONSTRAINTS, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
     def __init__(self, prior=None, scenario="single_training_set", splitter="best", max_features=None,
                  n_thresholds=1, max_depth=5, min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform",
@@ -188,7 +188,7 @@ class PUHellingerTreeClassifier(PUClassifierMixin, _PUHellinger, _SingleTree, Ba
         return self
 
 
-class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, _Forest, BaseEstimator):
+class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, BaseForest, BaseEstimator):
     """PU-SHRF and PU-HRF: random forests of PU Hellinger trees (PU-HDT paper, Section 3.3,
     Algorithm 2).
 
@@ -216,7 +216,7 @@ class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, _Forest, Base
     """
 
     _parameter_constraints: dict = {
-        **_PU_HELLINGER_CONSTRAINTS, **_SPLITTER_CONSTRAINT, **_TREE_CONSTRAINTS, **_FOREST_CONSTRAINTS,
+        **_PU_HELLINGER_CONSTRAINTS, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS,
         "bootstrap": [StrOptions(set(BOOTSTRAPS))],
         "max_samples": [Interval(Integral, 1, None, closed="left"), Interval(RealNotInt, 0.0, 1.0, closed="right"),
                         None],
