@@ -95,7 +95,8 @@ from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, re
 from pu_lib.prior._beta_density import check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
-from pu_lib.prior.pulscar import PULSCAR_CONSTRAINTS, check_xgboost_settings, iteration_seed, xgb_settings
+from pu_lib.prior.pulscar import (PULSCAR_CONSTRAINTS, PULSCAR_DEFAULTS, check_xgboost_settings, iteration_seed,
+                                  xgb_settings)
 
 __all__ = ["KNEE_RULES", "PULSNAR", "PULSNAR_DEFAULTS", "bic_knee"]
 
@@ -264,14 +265,13 @@ def _fit_gmms(Z, ks, seeds, n_jobs, client, covariance_type, gmm_params):
         return parallel_map(_fit_gmm, tasks, n_jobs=n_jobs, shared=(Z,))
 
 
-#: PULSNAR's defaults: the authors' synthetic-data example (see the module docstring)
+#: PULSNAR's defaults: the authors' synthetic-data example (see the module docstring):
+#: PULSCAR's, but for the learning rate and the bandwidth range, and PULSNAR's own
+#: parameters (the signature of :class:`PULSNAR` agrees, tests/test_prior_defaults.py)
 PULSNAR_DEFAULTS: dict = {
-    "n_folds": 5,
-    "max_depth": 4,
+    **PULSCAR_DEFAULTS,
     "learning_rate": 0.2,
-    "bin_rule": "rice",
     "bandwidth_range": (0.015, 0.5),
-    "bandwidth_search": "local",
     "max_clusters": 10,
     "top_fraction": 1.0,
     "covariance_type": "full",
@@ -279,7 +279,6 @@ PULSNAR_DEFAULTS: dict = {
     "min_cluster_size": 10,
     "small_clusters": "drop",
     "gmm_params": None,
-    "n_iterations": 1,
 }
 
 
