@@ -18,7 +18,7 @@ from pu_lib.base_learners import BASE_ESTIMATORS, make_base_estimator
 from pu_lib.hist_boost import HistBoostClassifier
 from pu_lib._seeding import derive_seed
 from pu_lib.baselines import ElkanNotoClassifier, NaivePUClassifier
-from pu_lib.baselines.elkan_noto import _split_rows
+from pu_lib.oof import split_rows
 
 ESTIMATORS = [NaivePUClassifier, ElkanNotoClassifier]
 
@@ -343,7 +343,7 @@ def test_elkan_noto_hold_out_is_seeded_from_random_state_as_documented():
     X, _, s = _pu_data(seed=6)
     a = ElkanNotoClassifier(random_state=11).fit(X, s)
     rng = np.random.default_rng(derive_seed(11, "ElkanNotoClassifier", "hold_out"))
-    np.testing.assert_array_equal(a.hold_out_indices_, _split_rows(s, 0.1, rng)[1])
+    np.testing.assert_array_equal(a.hold_out_indices_, split_rows(s, 0.1, rng)[1])
     # a Generator is consumed once for an integer seed
     g = ElkanNotoClassifier(random_state=np.random.default_rng(3)).fit(X, s)
     seed = int(np.random.default_rng(3).integers(2**32))
@@ -447,7 +447,7 @@ def test_sample_weight_with_a_base_that_takes_none_names_the_base(cls):
 
 
 # ------------------------------------------- inputs of scikit-learn checks that use labels {1, 2}
-# (those checks are exempted in tests/sklearn_expected_failures.py; the same properties
+# (the estimators declare those checks in _expected_failed_checks(); the same properties
 # with 0/1 labels s are tested here)
 
 

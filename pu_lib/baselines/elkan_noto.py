@@ -31,7 +31,6 @@ from sklearn.base import BaseEstimator, _fit_context
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, positive_proba
-from pu_lib.oof import split_rows as _split_rows  # noqa: F401  (the split's old name here)
 from pu_lib.prior.elkan_noto import PARAMETER_CONSTRAINTS, elkan_noto_fit
 
 __all__ = ["ElkanNotoClassifier"]
@@ -52,7 +51,11 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     module docstring); (4) predicts ``Pr(y = 1 | x) = min(1, g(x) / c)``
     (Lemma 1 of the paper: ``Pr(y=1|x) = Pr(s=1|x) / c`` under SCAR). Steps (1)-(3) are
     :func:`pu_lib.prior.elkan_noto.elkan_noto_fit`, shared with
-    :class:`pu_lib.prior.ElkanNotoPrior` (same ``c`` for the same data and seed).
+    :class:`pu_lib.prior.ElkanNotoPrior` (same ``c`` for the same data and seed), and so
+    are the parameters (``PARAMETER_CONSTRAINTS`` there). The classifier calls that core
+    rather than wrapping the prior estimator, whose checks are those of class-prior
+    estimation and not the classifier's: it refuses data whose features are all constant
+    and clips ``c_`` below at the labeled fraction.
 
     **Sample weights.** ``fit(X, s, sample_weight)`` passes the weights of the training
     part to the base estimator's ``fit`` (``ValueError`` naming the base estimator when it
@@ -75,7 +78,7 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     hold_out_ratio : fraction in (0, 1) of the labeled and of the unlabeled
         examples held out to estimate ``c``.
     c_estimator : ``"e1"`` (default), ``"e2"`` or ``"e3"``.
-    random_state : None, int or ``numpy.random.Generator``. Drives the hold-out
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState``. Drives the hold-out
         split (seed ``derive_seed(random_state, "ElkanNotoClassifier", "hold_out")``)
         and, when the base estimator has a ``random_state`` parameter, is set on
         the clone (an int unchanged). ``None`` gives a non-reproducible split.
