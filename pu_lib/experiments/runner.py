@@ -452,6 +452,11 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
 def fit_eval(spec: dict, dataset_path: str | None, labels_path: str, client=None, progress: bool = True) -> pd.DataFrame:
     """Run all repetitions of one cell, on ``client`` (Dask) if given, else in-process.
 
+    The client is passed explicitly (``workflow/scripts/fit_eval.py`` makes it with
+    :func:`pu_lib.distributed.dask_client`); each repetition is one task, and inside it the
+    estimator runs locally on the ``n_jobs`` threads of its config (``use_dask`` stays
+    False; docs/cluster.md, "Dask by explicit choice").
+
     ``progress``: log ``done / total`` repetitions with an estimate of the time left
     (:class:`pu_lib._logging.Progress`; also on the terminal of an interactive run).
     Returns the result rows sorted by repetition (identical whatever the worker count).
