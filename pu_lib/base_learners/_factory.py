@@ -74,7 +74,7 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         above, and an explicit ``random_state`` / ``n_jobs`` in ``params`` wins over
         the arguments of the same name. Unknown parameter names of the scikit-learn
         estimators raise ``ValueError``.
-    random_state : None, int or ``numpy.random.Generator``; set on estimators that
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState``; set on estimators that
         have a ``random_state`` parameter.
     n_jobs : threads for estimators that support them (random forest, XGBoost).
     """

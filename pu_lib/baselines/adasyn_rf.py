@@ -55,7 +55,7 @@ class ADASYNRandomForestClassifier(PUClassifierMixin, BaseEstimator):
     sampling_strategy : ADASYN's; ``"auto"`` (Table 2's "balanced ratio": the minority
         side is grown to the size of the majority side), or a float in (0, 1], the
         desired minority / majority ratio after resampling.
-    random_state : None, int or ``numpy.random.Generator``; the one integer seed goes to
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState``; the one integer seed goes to
         ADASYN and to the forest (the authors pass their ``r`` to both).
     n_jobs : threads of the forest (its result does not depend on them).
 

@@ -35,7 +35,7 @@ class NaivePUClassifier(PUClassifierMixin, BaseEstimator):
     ----------
     estimator : unfitted probabilistic classifier (``fit`` and ``predict_proba``), cloned
         in ``fit``; default ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``.
-    random_state : None, int or ``numpy.random.Generator``. When not None and the
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState``. When not None and the
         base estimator has a ``random_state`` parameter, the clone's
         ``random_state`` is set to it (an int is used unchanged).
 

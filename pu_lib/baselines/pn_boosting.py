@@ -75,7 +75,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     n_negatives : "paper", int or None, default "paper"
         Negatives drawn: ``"paper"`` = ``(pi_n / (2 pi_p))^2 n_p``; None: all.
     n_jobs : int or None (XGBoost threads)
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy Generator or RandomState
 
     Attributes
     ----------

@@ -135,7 +135,7 @@ class PUBaggingClassifier(PUClassifierMixin, BaseEstimator):
     n_estimators : number of bags ``T``; default 100 (the PU Hellinger authors'
         ``n_estimators = 100``; Mordelet and Vert: ``T`` large).
     max_samples : ``K`` (see Bags); default ``"balanced"``.
-    random_state : None, int or ``numpy.random.Generator``.
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState``.
     n_jobs : threads over bags (scikit-learn's convention; None = 1).
 
     Attributes

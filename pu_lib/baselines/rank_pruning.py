@@ -121,7 +121,7 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
         ``predict_proba``), used for the out-of-fold ``g`` and for the final refit; default
         ``StandardScaler`` + ``LogisticRegression(max_iter=1000)``.
     n_folds : folds of the out-of-fold probabilities (reference default 3).
-    random_state : None, int or ``numpy.random.Generator``: the folds and the seeds of the
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState``: the folds and the seeds of the
         base models (set on a base with a ``random_state`` parameter).
     n_jobs : threads for the folds (:func:`pu_lib.oof.cv_probabilities`); the result does
         not depend on it.

@@ -175,7 +175,7 @@ class SpyEMClassifier(PUClassifierMixin, BaseEstimator):
         last iterate.
     tol : EM stops when no unlabeled responsibility moves by ``tol`` or more.
     var_smoothing : variance floor as a share of the largest feature variance.
-    random_state : None, int or ``numpy.random.Generator`` (the spy draw).
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState`` (the spy draw).
 
     Attributes
     ----------

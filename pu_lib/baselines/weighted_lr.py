@@ -105,7 +105,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
         rows) or ``"case_control"`` (over the held-out unlabeled rows).
     standardize : bool, default True.
     max_iter : lbfgs iterations, default 1000.
-    random_state : None, int or ``numpy.random.Generator`` (the hold-out split only; the
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState`` (the hold-out split only; the
         fit itself is deterministic).
 
     Attributes

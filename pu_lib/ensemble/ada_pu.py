@@ -155,7 +155,7 @@ class AdaPUClassifier(PUClassifierMixin, BaseEstimator):
     scenario : {"single_training_set", "case_control"}, default "single_training_set"
     n_jobs : int or None, default None
         Threads that scan the features of a round.
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy Generator or RandomState
         Seeds the random thresholds (and a prior estimator).
 
     Attributes

@@ -34,9 +34,9 @@ were positive (the mechanism's ``e`` evaluated at its ``x``), or ``NaN`` where t
 mechanism does not define one (a negative whose subclass id is not a positive subclass
 in :func:`snar_subclass`).
 
-Randomness: every function takes ``random_state`` (None, int or ``numpy.random.Generator``)
-and goes through :func:`pu_lib._seeding.check_random_state`; the global NumPy random
-state is never used.  :func:`make_label_set` derives an independent child seed per step
+Randomness: every function takes ``random_state`` (None, int, ``numpy.random.Generator`` or
+``numpy.random.RandomState``) and goes through :func:`pu_lib._seeding.check_random_state`;
+the global NumPy random state is never used.  :func:`make_label_set` derives an independent child seed per step
 with :func:`pu_lib._seeding.derive_seed`.
 
 Counts: "round(v)" below is :func:`pu_lib._rounding.round_half_up` (so

@@ -231,7 +231,7 @@ def flip_labels(probs, s, alpha, n_bins=100, random_state=None) -> np.ndarray:
     s : 0/1 PU labels of the same rows (1 = labeled positive); both kinds required.
     alpha : fraction of positives among the unlabeled, in [0, 1].
     n_bins : number of equal bins of [0, 1] (the paper: 100).
-    random_state : None, int or ``numpy.random.Generator`` -- which rows of a bin are
+    random_state : None, int, ``numpy.random.Generator`` or ``RandomState`` -- which rows of a bin are
         flipped; the same seed gives the same labels.
 
     Procedure: the per-bin targets of :func:`flip_targets_per_bin` (they sum to

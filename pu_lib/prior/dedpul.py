@@ -264,7 +264,7 @@ class DEDPUL(BasePriorEstimator):
     monotonize : apply the monotonizing trends (True; authors' ``MT=True``).
     mt_coef : their coefficient (0.2, the authors' function default; their synthetic-data
         experiments use 0.25, their UCI experiments ``MT=False``).
-    random_state : None, int or Generator (folds and models).
+    random_state : None, int, Generator or RandomState (folds and models).
     n_jobs : threads for the folds (or Dask tasks, as :func:`pu_lib.oof.cv_probabilities`).
 
     Attributes

@@ -153,7 +153,7 @@ class ElkanNotoPrior(BasePriorEstimator):
     hold_out_ratio : fraction in (0, 1) of labeled and of unlabeled rows held out to
         estimate ``c`` (the rest trains ``g``).
     c_estimator : ``"e1"`` (default), ``"e2"`` or ``"e3"``.
-    random_state : None, int or Generator (hold-out split and base classifier seed).
+    random_state : None, int, Generator or RandomState (hold-out split and base classifier seed).
 
     ``fit(X, s, sample_weight=None)``: weights as in
     :class:`~pu_lib.baselines.ElkanNotoClassifier` (zero weights drop rows, integer

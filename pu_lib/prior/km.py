@@ -493,7 +493,7 @@ class KMPriorEstimator(BasePriorEstimator):
         most ``1 - 1 / lambda_upper``.
     epsilon : bracket width at which the bisection stops, also twice the finite-difference
         step of the slope (0.04, the authors').
-    random_state : None, int or Generator (the subsample only; without subsampling the
+    random_state : None, int, Generator or RandomState (the subsample only; without subsampling the
         estimate is deterministic).
 
     Attributes

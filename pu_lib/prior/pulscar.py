@@ -166,7 +166,7 @@ class PULSCAR(BasePriorEstimator):
         own fold seed). Default 1, the authors' examples. More iterations average out the
         fold noise of a single split at ``n_iterations`` times the cost; the bias of the
         estimate stays (docs/class_priors.md, "n_iterations").
-    random_state : None, int or Generator; None draws a fresh seed per fit.
+    random_state : None, int, Generator or RandomState; None draws a fresh seed per fit.
     n_jobs : threads (CV folds and kernel sums); a Dask client, when active, runs the
         folds. The estimate does not depend on ``n_jobs`` or Dask.
 

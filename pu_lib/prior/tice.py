@@ -347,7 +347,7 @@ class TIcE(BasePriorEstimator):
         of eq. 3.4. It is an option, for reproducing the published numbers.
     folds : array of int or None, default None
         Explicit fold id per row (overrides ``n_folds``; at least two distinct ids).
-    random_state : None, int or numpy Generator
+    random_state : None, int, numpy Generator or RandomState
         Seeds the folds.
 
     Attributes
