@@ -18,7 +18,7 @@ PKG = Path(__file__).resolve().parents[1] / "pu_lib"
 #: layer -> top-level parts of pu_lib it holds
 LAYERS = {
     "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "base", "base_learners", "registry", "oof",
-                   "hist_boost"},
+                   "hist_boost", "utils"},
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures"},
     "workflow": {"experiments"},
@@ -52,6 +52,9 @@ FLOORS: list[tuple[str, set[str]]] = [
     ("prior", {"prior"}),
     # PU classifiers, which take a prior (a number, a prior estimator or its name)
     ("families", {"trees", "baselines", "sar", "ensemble"}),
+    # checks for estimators (pu_lib.utils.estimator_checks): the PU classifier and prior
+    # estimator base classes and the registry; any estimator is reached through the registry
+    ("checks", {"utils"}),
 ]
 
 

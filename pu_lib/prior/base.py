@@ -42,6 +42,7 @@ from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.utils import ClassifierTags
 
 from pu_lib import registry
+from pu_lib.base import PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS, applicable_expected_failed_checks
 from pu_lib._validation import SCENARIOS, check_prior, check_scenario, check_varying_features, validate_pu_data
 
 __all__ = [
@@ -135,6 +136,11 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         tags.classifier_tags = ClassifierTags(multi_class=False)
         tags.input_tags.allow_nan = self._allow_nan
         return tags
+
+    def _expected_failed_checks(self) -> dict[str, str]:
+        """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) a prior estimator
+        cannot pass, check name -> reason (:data:`pu_lib.base.PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS`)."""
+        return applicable_expected_failed_checks(self, PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS)
 
     # not skipping nested validation: PULSCAR, PULSNAR and ElkanNotoPrior take user-given
     # base estimators, whose own parameters are then checked when they are fitted
