@@ -87,7 +87,7 @@ def main(argv=None):
     print(f"data: {desc}; PU Extra Trees, {args.n_estimators} trees, nnPU quadratic, prior {prior:.3f}, "
           f"{os.cpu_count()} cores")
 
-    def forest(n_jobs=None, use_dask="auto"):
+    def forest(n_jobs=None, use_dask=False):
         return PUExtraTreesClassifier(n_estimators=args.n_estimators, prior=prior, random_state=0, n_jobs=n_jobs,
                                       use_dask=use_dask)
 
