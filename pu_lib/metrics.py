@@ -23,7 +23,13 @@ import math
 
 import numpy as np
 
-from pu_lib._validation import SINGLE_TRAINING_SET, as_1d, check_binary, check_probabilities, check_scenario
+from numbers import Real
+
+from pu_lib._validation import (SCENARIOS, SINGLE_TRAINING_SET, Interval, StrOptions, as_1d, check_binary,
+                                check_probabilities, validate_params)
+
+#: a class prior, as the metric functions take it
+_PRIOR = [Interval(Real, 0.0, 1.0, closed="both")]
 
 __all__ = [
     "EVALUATE_METRICS",
@@ -262,24 +268,16 @@ def mse(a, b) -> float:
     return float(np.mean((a - b) ** 2))
 
 
-def _unit_interval(v, name: str) -> float:
-    try:
-        x = float(v)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name} must be a number in [0, 1], got {v!r}") from None
-    if not (0.0 <= x <= 1.0):  # also rejects NaN
-        raise ValueError(f"{name} must lie in [0, 1], got {v!r}")
-    return x
-
-
+@validate_params({"prior_hat": _PRIOR, "prior": _PRIOR})
 def prior_abs_error(prior_hat, prior) -> float:
     """Absolute class-prior estimation error ``|prior_hat - prior|``; both in ``[0, 1]``."""
-    return abs(_unit_interval(prior_hat, "prior_hat") - _unit_interval(prior, "prior"))
+    return abs(float(prior_hat) - float(prior))
 
 
 # ------------------------------------------------------------- threshold tuning
 
 
+@validate_params({"y": ["array-like"], "score": ["array-like"], "midpoint": ["boolean"]})
 def best_f1_threshold(y, score, midpoint: bool = False) -> tuple[float, float]:
     """Threshold maximising F1 when predicting positive for ``score >= threshold``.
 
@@ -373,6 +371,8 @@ def pn_risk_01(y_true01, pred01) -> float:
 PU_RISK_ESTIMATORS = ("upu", "nnpu")
 
 
+@validate_params({"s": ["array-like"], "pred01": ["array-like"], "prior": _PRIOR,
+                  "estimator": [StrOptions(PU_RISK_ESTIMATORS)], "scenario": [StrOptions(SCENARIOS)]})
 def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = SINGLE_TRAINING_SET) -> float:
     """Empirical PU risk under the zero-one loss (PU Extra Trees, eqs. 5-6; Appendix K,
     Table 11: training risk).
@@ -403,10 +403,7 @@ def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = SINGLE
     """
     s = _labels(s, "s")
     pred = _labels(pred01, "pred01", n=s.shape[0], ref="s")
-    if estimator not in PU_RISK_ESTIMATORS:
-        raise ValueError(f"estimator must be one of {PU_RISK_ESTIMATORS}, got {estimator!r}")
-    check_scenario(scenario)
-    pi = _unit_interval(prior, "prior")
+    pi = float(prior)
     p_mask = s == 1
     u_mask = np.ones_like(p_mask) if scenario == SINGLE_TRAINING_SET else ~p_mask
     n_p, n_u = int(p_mask.sum()), int(u_mask.sum())
@@ -428,6 +425,9 @@ def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = SINGLE
 # ---------------------------------------------------------------------- evaluate
 
 
+@validate_params({"threshold": [Interval(Real, None, None, closed="neither")], "prior_true": [None, *_PRIOR],
+                  "prior_hat": [None, *_PRIOR], "prior_train": [None, *_PRIOR],
+                  "pu_risk": [StrOptions(PU_RISK_ESTIMATORS)], "pu_scenario": [StrOptions(SCENARIOS)]})
 def evaluate(
     y_test,
     proba_test,
@@ -486,12 +486,7 @@ def evaluate(
     y_test = _labels(y_test, "y_test")
     n = y_test.shape[0]
     proba_test = _probas(proba_test, "proba_test", n, ref="y_test")
-    try:
-        thr = float(threshold)
-    except (TypeError, ValueError):
-        raise ValueError(f"threshold must be a number, got {threshold!r}") from None
-    if math.isnan(thr):
-        raise ValueError("threshold must not be NaN")
+    thr = float(threshold)
     if y_pred_test is None:
         y_pred_test = (proba_test >= thr).astype(np.int8)
     else:

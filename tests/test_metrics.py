@@ -86,7 +86,7 @@ def test_prior_abs_error_is_the_absolute_difference_of_priors_in_0_1():
     assert m.prior_abs_error(0.0, 1.0) == 1.0
     with pytest.raises(ValueError, match="prior_hat"):
         m.prior_abs_error(1.2, 0.4)
-    with pytest.raises(ValueError, match="prior must"):
+    with pytest.raises(ValueError, match="'prior' parameter"):
         m.prior_abs_error(0.2, -0.1)
     with pytest.raises(ValueError, match="prior_hat"):
         m.prior_abs_error(float("nan"), 0.3)
@@ -401,12 +401,12 @@ def test_pu_risk_01_extremes_and_named_errors():
     # everything predicted negative: risk = prior (all of P missed, no U loss)
     assert m.pu_risk_01(s, np.zeros(4, int), 0.3, "nnpu") == pytest.approx(0.3)
     assert m.pu_risk_01(s, np.zeros(4, int), 0.3, "upu") == pytest.approx(0.3)
-    with pytest.raises(ValueError, match="estimator must be one of"):
+    with pytest.raises(ValueError, match="'estimator' parameter"):
         m.pu_risk_01(s, s, 0.3, "quad")
     assert SCENARIOS == ("single_training_set", "case_control")
-    with pytest.raises(ValueError, match="scenario must be one of"):
+    with pytest.raises(ValueError, match="'scenario' parameter"):
         m.pu_risk_01(s, s, 0.3, "nnpu", "single-training-set")  # the old label-file spelling
-    with pytest.raises(ValueError, match="prior must lie in"):
+    with pytest.raises(ValueError, match="'prior' parameter"):
         m.pu_risk_01(s, s, 1.5)
     with pytest.raises(ValueError, match="no labeled positives"):
         m.pu_risk_01(np.zeros(4, int), s, 0.3)
