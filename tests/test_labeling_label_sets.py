@@ -350,7 +350,7 @@ def test_mechanisms_reject_invalid_inputs_with_named_errors():
         scar_flip_ratio(np.ones((3, 2)), 0.5)
     with pytest.raises(ValueError, match="exceeds the number of positives"):
         scar_count(y, 11)
-    with pytest.raises(ValueError, match="c must"):
+    with pytest.raises(ValueError, match="'c' parameter"):
         scar_label_frequency(y, 0.0)
     with pytest.raises(ValueError, match="flip_ratio"):
         scar_flip_ratio(y, 1.0)

@@ -143,7 +143,7 @@ def test_pulsnar_alpha_rejects_infeasible_alpha_and_missing_subclasses():
     y = np.r_[np.ones(100, int), np.zeros(1000, int)]
     with pytest.raises(ValueError, match="needs 1000 unlabeled positives"):
         pulsnar_alpha(y, 0.5)
-    with pytest.raises(ValueError, match="alpha must lie"):
+    with pytest.raises(ValueError, match="'alpha' parameter"):
         pulsnar_alpha(y, 1.0)
     with pytest.raises(ValueError, match="needs groups"):
         pulsnar_alpha(y, 0.05, snar=True)

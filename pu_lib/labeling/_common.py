@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pu_lib._validation import SINGLE_TRAINING_SET, check_binary
+from pu_lib._validation import SINGLE_TRAINING_SET, check_binary, check_fraction
 
 __all__ = ["LabelResult"]
 
@@ -54,9 +54,12 @@ class LabelResult:
 
 
 # ----------------------------------------------------------------------------- checks
+# The checks a parameter constraint cannot express (array shapes, labels, a count that may
+# be an integral float, p_minus < p_plus), shared by the mechanisms; the public functions
+# declare their numeric ranges with pu_lib._validation.validate_params.
 
 
-def _check_y(y, n: int | None = None, need_pos: bool = True) -> np.ndarray:
+def check_y(y, n: int | None = None, need_pos: bool = True) -> np.ndarray:
     y = check_binary(y, "y", n=n)
     if y.shape[0] == 0:
         raise ValueError("y is empty")
@@ -65,18 +68,9 @@ def _check_y(y, n: int | None = None, need_pos: bool = True) -> np.ndarray:
     return y
 
 
-def _check_fraction(v, name: str, lo: float, hi: float, lo_open: bool, hi_open: bool) -> float:
-    if isinstance(v, bool) or not isinstance(v, numbers.Real):
-        raise ValueError(f"{name} must be a number, got {v!r}")
-    v = float(v)
-    ok = np.isfinite(v) and (v > lo if lo_open else v >= lo) and (v < hi if hi_open else v <= hi)
-    if not ok:
-        interval = ("(" if lo_open else "[") + f"{lo:g}, {hi:g}" + (")" if hi_open else "]")
-        raise ValueError(f"{name} must lie in {interval}, got {v!r}")
-    return v
-
-
-def _check_count(v, name: str, minimum: int = 1) -> int:
+def check_count(v, name: str, minimum: int = 1) -> int:
+    """An integer >= ``minimum`` (an integral float such as ``100.0``, which a config may
+    hold, counts as one; a bool does not), as an int; ``ValueError`` naming ``name``."""
     if isinstance(v, bool):
         raise ValueError(f"{name} must be an integer, got {v!r}")
     if isinstance(v, numbers.Integral):
@@ -90,15 +84,15 @@ def _check_count(v, name: str, minimum: int = 1) -> int:
     return v
 
 
-def _check_p_range(p_minus, p_plus) -> tuple[float, float]:
-    p_minus = _check_fraction(p_minus, "p_minus", 0.0, 1.0, False, False)
-    p_plus = _check_fraction(p_plus, "p_plus", 0.0, 1.0, False, False)
+def check_p_range(p_minus, p_plus) -> tuple[float, float]:
+    p_minus = check_fraction(p_minus, "p_minus")
+    p_plus = check_fraction(p_plus, "p_plus")
     if not p_minus < p_plus:
         raise ValueError(f"p_minus must be smaller than p_plus (0 <= p_minus < p_plus <= 1), got {p_minus} and {p_plus}")
     return p_minus, p_plus
 
 
-def _check_groups(groups, n: int, who: str = "groups") -> np.ndarray:
+def check_groups(groups, n: int, who: str = "groups") -> np.ndarray:
     """A 1-D array with one subclass id per row."""
     groups = np.asarray(groups)
     if groups.ndim != 1 or groups.shape[0] != n:
@@ -106,7 +100,7 @@ def _check_groups(groups, n: int, who: str = "groups") -> np.ndarray:
     return groups
 
 
-def _labels_1d(v, name) -> np.ndarray:
+def labels_1d(v, name) -> np.ndarray:
     v = np.asarray(v)
     if v.ndim != 1:
         raise ValueError(f"{name} must be 1-D, got shape {v.shape}")
@@ -118,7 +112,7 @@ def _labels_1d(v, name) -> np.ndarray:
 # ----------------------------------------------------------------------------- drawing s
 
 
-def _select_uniform(y: np.ndarray, n_labeled: int, rng: np.random.Generator) -> np.ndarray:
+def select_uniform(y: np.ndarray, n_labeled: int, rng: np.random.Generator) -> np.ndarray:
     """s with exactly ``n_labeled`` ones chosen uniformly among the positives of ``y``."""
     pos = np.flatnonzero(y == 1)
     s = np.zeros(y.shape[0], dtype=np.int8)
@@ -127,7 +121,7 @@ def _select_uniform(y: np.ndarray, n_labeled: int, rng: np.random.Generator) -> 
     return s
 
 
-def _bernoulli_labels(y: np.ndarray, e: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def bernoulli_labels(y: np.ndarray, e: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """s ~ Bernoulli(e(x)) for positives, 0 for negatives (one uniform draw per positive)."""
     pos = np.flatnonzero(y == 1)
     s = np.zeros(y.shape[0], dtype=np.int8)
@@ -135,11 +129,11 @@ def _bernoulli_labels(y: np.ndarray, e: np.ndarray, rng: np.random.Generator) ->
     return s
 
 
-def _jsonable(obj):
+def jsonable(obj):
     if isinstance(obj, dict):
-        return {str(k): _jsonable(v) for k, v in obj.items()}
+        return {str(k): jsonable(v) for k, v in obj.items()}
     if isinstance(obj, (list, tuple, np.ndarray)):
-        return [_jsonable(v) for v in obj]
+        return [jsonable(v) for v in obj]
     if isinstance(obj, np.integer):
         return int(obj)
     if isinstance(obj, np.floating):

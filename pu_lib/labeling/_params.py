@@ -7,7 +7,8 @@ functions) because the mechanisms themselves validate through
 
 from __future__ import annotations
 
-from pu_lib.labeling._common import _check_count, _check_fraction
+from pu_lib._validation import check_fraction
+from pu_lib.labeling._common import check_count
 
 __all__ = ["validate_mechanism_params"]
 
@@ -26,18 +27,18 @@ _PARAM_SPECS: dict[str, dict] = {
     "pulsnar_alpha": {"alpha": _NO_DEFAULT, "snar": False},
 }
 
-_FRACTION_MECHANISMS = ("scar_c", "scar_flip", "pulsnar_alpha")
-_COUNT_MECHANISMS = ("scar_count", "case_control", "snar_subclass")
-_FUNCTION_MECHANISMS = ("sar", "snar_prob")  # e(x) is a function of x, set up once
+FRACTION_MECHANISMS = ("scar_c", "scar_flip", "pulsnar_alpha")
+COUNT_MECHANISMS = ("scar_count", "case_control", "snar_subclass")
+FUNCTION_MECHANISMS = ("sar", "snar_prob")  # e(x) is a function of x, set up once
 
-# parameter -> (lo, hi, lo_open, hi_open) of its interval
+# parameter -> (low, high, closed) of its interval (pu_lib._validation.check_fraction)
 _FRACTIONS = {
-    "c": (0.0, 1.0, True, False),
-    "flip_ratio": (0.0, 1.0, False, True),
-    "alpha": (0.0, 1.0, False, True),
-    "p_minus": (0.0, 1.0, False, False),
-    "p_plus": (0.0, 1.0, False, False),
-    "min_std": (0.0, 2.0, False, False),
+    "c": (0.0, 1.0, "right"),
+    "flip_ratio": (0.0, 1.0, "left"),
+    "alpha": (0.0, 1.0, "left"),
+    "p_minus": (0.0, 1.0, "both"),
+    "p_plus": (0.0, 1.0, "both"),
+    "min_std": (0.0, 2.0, "both"),
 }
 _COUNTS = ("n_labeled", "k")
 _MINIMUM = {"k": 0}  # count parameters that may be 0 (default minimum 1); sar k = 0: SCAR
@@ -73,7 +74,7 @@ def _check_attributes(attrs, k: int):
         return None
     if isinstance(attrs, (str, bytes)) or not hasattr(attrs, "__len__"):
         raise ValueError(f"must be a list of column indices, got {attrs!r}")
-    attrs = [_check_count(a, "attribute index", minimum=0) for a in attrs]
+    attrs = [check_count(a, "attribute index", minimum=0) for a in attrs]
     if len(attrs) != k:
         raise ValueError(f"has {len(attrs)} entries but k={k}")
     return attrs
@@ -81,10 +82,10 @@ def _check_attributes(attrs, k: int):
 
 def _check_group_counts(counts):
     if not isinstance(counts, dict):
-        return _check_count(counts, "n_labeled_per_group")
+        return check_count(counts, "n_labeled_per_group")
     if not counts:
         raise ValueError("dict is empty")
-    counts = {g: _check_count(v, f"count for subclass {g!r}", minimum=0) for g, v in counts.items()}
+    counts = {g: check_count(v, f"count for subclass {g!r}", minimum=0) for g, v in counts.items()}
     if sum(counts.values()) < 1:
         raise ValueError("all counts are 0; at least one positive must be labeled")
     return counts
@@ -109,9 +110,9 @@ def validate_mechanism_params(mechanism: str, params: dict) -> dict:
 
     for key in out:
         if key in _FRACTIONS:
-            checked(key, _check_fraction, key, *_FRACTIONS[key])
+            checked(key, check_fraction, key, *_FRACTIONS[key])
         elif key in _COUNTS:
-            checked(key, _check_count, key, _MINIMUM.get(key, 1))
+            checked(key, check_count, key, _MINIMUM.get(key, 1))
     if "p_minus" in out and not out["p_minus"] < out["p_plus"]:
         raise ValueError(f"{mechanism}: invalid p_minus/p_plus: need 0 <= p_minus < p_plus <= 1, "
                          f"got p_minus={out['p_minus']}, p_plus={out['p_plus']}")

@@ -3,30 +3,30 @@
 from __future__ import annotations
 
 import json
+from numbers import Real
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
-from pu_lib._validation import SINGLE_TRAINING_SET, check_X
+from pu_lib._validation import SINGLE_TRAINING_SET, Interval, check_X, validate_params
 from pu_lib.labeling._common import (
     LabelResult,
-    _bernoulli_labels,
-    _check_fraction,
-    _check_groups,
-    _check_y,
-    _jsonable,
+    bernoulli_labels,
+    check_groups,
+    check_y,
+    jsonable,
 )
 from pu_lib.labeling._params import (
-    _COUNT_MECHANISMS,
-    _FRACTION_MECHANISMS,
-    _FUNCTION_MECHANISMS,
+    COUNT_MECHANISMS,
+    FRACTION_MECHANISMS,
+    FUNCTION_MECHANISMS,
     validate_mechanism_params,
 )
-from pu_lib.labeling.sar import sar_setup, sar_bekker
+from pu_lib.labeling.sar import sar_bekker, sar_setup
 from pu_lib.labeling.scar import case_control, scar_count, scar_flip_ratio, scar_label_frequency
-from pu_lib.labeling.snar import snar_prob_setup, pulsnar_alpha, snar_probability, snar_subclass
+from pu_lib.labeling.snar import pulsnar_alpha, snar_prob_setup, snar_probability, snar_subclass
 from pu_lib.labeling.splits import SPLITS, stratified_holdout, subsample
 
 __all__ = ["MECHANISMS", "apply_mechanism", "label_set_metadata", "make_label_set", "validate_mechanism_params"]
@@ -53,8 +53,8 @@ def apply_mechanism(mechanism, params, *, X, y, groups=None, random_state=None) 
     p = validate_mechanism_params(mechanism, params)
     if X is not None:
         X = check_X(X)
-        y = _check_y(y, n=X.shape[0], need_pos=False)
-    if mechanism in _FUNCTION_MECHANISMS and X is None:
+        y = check_y(y, n=X.shape[0], need_pos=False)
+    if mechanism in FUNCTION_MECHANISMS and X is None:
         raise ValueError(f"{mechanism}: X is required")
     if mechanism == "scar_c":
         return scar_label_frequency(y, p["c"], random_state)
@@ -99,10 +99,10 @@ def _label_function_mechanism(mechanism, p, Xs, ys, tr, va, seed):
     else:
         e, info = snar_prob_setup(Xs, ys, p["p_minus"], p["p_plus"], None, setup_rng)
     s = np.zeros(ys.shape[0], dtype=np.int8)
-    s[tr] = _bernoulli_labels(ys[tr], e[tr], check_random_state(seed("train")))
+    s[tr] = bernoulli_labels(ys[tr], e[tr], check_random_state(seed("train")))
     if va.shape[0]:
-        s[va] = _bernoulli_labels(ys[va], e[va], check_random_state(seed("val_labels")))
-    return s, e.copy(), SINGLE_TRAINING_SET, {"mechanism_params": _jsonable(p), **info}
+        s[va] = bernoulli_labels(ys[va], e[va], check_random_state(seed("val_labels")))
+    return s, e.copy(), SINGLE_TRAINING_SET, {"mechanism_params": jsonable(p), **info}
 
 
 def _label_by_parts(mechanism, p, ys, gs, tr, va, te, seed):
@@ -116,11 +116,11 @@ def _label_by_parts(mechanism, p, ys, gs, tr, va, te, seed):
     s[tr], prop[tr] = r_tr.s, r_tr.propensity
     params = {"train": r_tr.params}
     if va.shape[0]:
-        if mechanism in _FRACTION_MECHANISMS:
+        if mechanism in FRACTION_MECHANISMS:
             r_va = apply_mechanism(mechanism, p, X=None, y=ys[va], groups=gs[va] if gs is not None else None,
                                    random_state=seed("val_labels"))
-        else:  # _COUNT_MECHANISMS: SCAR with train's empirical label frequency
-            assert mechanism in _COUNT_MECHANISMS
+        else:  # COUNT_MECHANISMS: SCAR with train's empirical label frequency
+            assert mechanism in COUNT_MECHANISMS
             r_va = scar_label_frequency(ys[va], r_tr.label_frequency, seed("val_labels"))
             params["val_mechanism"] = "scar_c"
         s[va], prop[va] = r_va.s, r_va.propensity
@@ -133,9 +133,12 @@ def _label_by_parts(mechanism, p, ys, gs, tr, va, te, seed):
             prop[te] = np.nan  # subclass propensities are those of the training draw only
         else:
             prop[te] = r_tr.propensity[0]
-    return s, prop, r_tr.scenario, {"mechanism_params": _jsonable(p), **params}
+    return s, prop, r_tr.scenario, {"mechanism_params": jsonable(p), **params}
 
 
+@validate_params({"test_size": [Interval(Real, 0.0, 1.0, closed="left")],
+                  "val_size": [Interval(Real, 0.0, 1.0, closed="left")]},
+                 prefer_skip_nested_validation=False)  # the mechanisms check their own parameters
 def make_label_set(
     X,
     y,
@@ -189,20 +192,19 @@ def make_label_set(
     are not kept by Parquet, see :func:`label_set_metadata`.
     """
     p = validate_mechanism_params(mechanism, params)
-    y = _check_y(y)
+    y = check_y(y)
     n = y.shape[0]
     if X is not None:
         X = check_X(X)
         if X.shape[0] != n:
             raise ValueError(f"y has {n} entries but X has {X.shape[0]} rows")
-    elif mechanism in _FUNCTION_MECHANISMS:
+    elif mechanism in FUNCTION_MECHANISMS:
         raise ValueError(f"{mechanism}: X is required")
     if groups is not None:
-        groups = _check_groups(groups, n)
+        groups = check_groups(groups, n)
     elif mechanism == "snar_subclass":
         raise ValueError("snar_subclass: groups (subclass id per row) is required")
-    test_size = _check_fraction(test_size, "test_size", 0.0, 1.0, False, True)
-    val_size = _check_fraction(val_size, "val_size", 0.0, 1.0, False, True)
+    test_size, val_size = float(test_size), float(val_size)
     if predefined_split is not None:
         predefined_split = _check_predefined_split(predefined_split, n)
 
@@ -233,7 +235,7 @@ def make_label_set(
         raise ValueError("the train split is empty; lower test_size/val_size")
 
     # (4) labeling
-    if mechanism in _FUNCTION_MECHANISMS:
+    if mechanism in FUNCTION_MECHANISMS:
         Xs = X if sub.shape[0] == n else X[sub]
         s, prop, scenario, result_params = _label_function_mechanism(mechanism, p, Xs, ys, tr, va, seed)
     else:
@@ -255,7 +257,7 @@ def make_label_set(
     })
     df.attrs["mechanism"] = mechanism
     df.attrs["scenario"] = scenario
-    df.attrs["params"] = json.dumps(_jsonable({
+    df.attrs["params"] = json.dumps(jsonable({
         **result_params,
         "test_size": None if predefined_split is not None else test_size,
         "predefined_split": predefined_split is not None,

@@ -7,20 +7,15 @@ plus the thesis' data preparation (:func:`scale_minus1_1`, the "extended" datase
 from __future__ import annotations
 
 
+from numbers import Real
+
 import numpy as np
 
 from pu_lib._propensity import biased_propensity
 from pu_lib._rounding import ROUND_TOL
 from pu_lib._seeding import check_random_state
-from pu_lib._validation import check_binary, check_X
-from pu_lib.labeling._common import (
-    LabelResult,
-    _bernoulli_labels,
-    _check_count,
-    _check_fraction,
-    _check_p_range,
-    _check_y,
-)
+from pu_lib._validation import Interval, check_binary, check_X, validate_params
+from pu_lib.labeling._common import LabelResult, bernoulli_labels, check_count, check_p_range, check_y
 from pu_lib.labeling._params import SAR_SELECTIONS, validate_mechanism_params
 
 __all__ = ["biased_propensity", "extend_attributes", "sar_bekker", "sar_propensity", "scale_minus1_1"]
@@ -58,7 +53,7 @@ def sar_propensity(X_scaled_cols, p_minus=0.2, p_plus=0.8) -> np.ndarray:
     not define the ``k = 0`` score -- taken as the value of ``sc`` at the middle of any
     attribute's range (the score of a constant column).
     """
-    p_minus, p_plus = _check_p_range(p_minus, p_plus)
+    p_minus, p_plus = check_p_range(p_minus, p_plus)
     Z = np.asarray(X_scaled_cols, dtype=np.float64)
     if Z.ndim == 1:
         Z = Z[:, None]
@@ -182,15 +177,16 @@ def sar_bekker(
          "attributes": attributes},
     )
     X = check_X(X)
-    y = _check_y(y, n=X.shape[0])
+    y = check_y(y, n=X.shape[0])
     rng = check_random_state(random_state)
     e, info = sar_setup(X, y, p["k"], p["selection"], p["p_minus"], p["p_plus"], p["min_std"], p["attributes"], rng)
-    s = _bernoulli_labels(y, e, rng)
+    s = bernoulli_labels(y, e, rng)
     info["n_pos"] = int(y.sum())
     return LabelResult(s=s, y=y, propensity=e, mechanism="sar", params=info)
 
 
 
+@validate_params({"X": ["array-like"], "y": ["array-like"], "flip": [Interval(Real, 0.0, 0.5, closed="both")]})
 def extend_attributes(X, y, n_correlated=5, n_noise=5, flip=0.3, random_state=None) -> np.ndarray:
     """The thesis' "extended" datasets: ``X`` with ``n_correlated`` class-correlated and
     ``n_noise`` class-independent +-1 attributes appended (correlated ones first).
@@ -212,9 +208,9 @@ def extend_attributes(X, y, n_correlated=5, n_noise=5, flip=0.3, random_state=No
     """
     X = check_X(X)
     y = check_binary(y, "y", n=X.shape[0])
-    n_correlated = _check_count(n_correlated, "n_correlated", minimum=0)
-    n_noise = _check_count(n_noise, "n_noise", minimum=0)
-    flip = _check_fraction(flip, "flip", 0.0, 0.5, False, False)
+    n_correlated = check_count(n_correlated, "n_correlated", minimum=0)
+    n_noise = check_count(n_noise, "n_noise", minimum=0)
+    flip = float(flip)
     rng = check_random_state(random_state)
     n = X.shape[0]
     p_plus = np.where(y == 1, 1.0 - flip, flip)[:, None]

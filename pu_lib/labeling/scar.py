@@ -7,19 +7,21 @@ case-control scenario -- all drawing the labeled positives uniformly without rep
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import check_random_state
-from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET
-from pu_lib.labeling._common import LabelResult, _check_count, _check_fraction, _check_y, _select_uniform
+from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, Interval, validate_params
+from pu_lib.labeling._common import LabelResult, check_count, check_y, select_uniform
 
 __all__ = ["case_control", "expand_case_control", "scar_count", "scar_flip_ratio", "scar_label_frequency"]
 
 
 def _scar_result(y, n_labeled, rng, mechanism, params, scenario=SINGLE_TRAINING_SET) -> LabelResult:
     n_pos = int(y.sum())
-    s = _select_uniform(y, n_labeled, rng)
+    s = select_uniform(y, n_labeled, rng)
     # Drawing n_labeled of n_pos without replacement labels each positive with
     # probability exactly n_labeled / n_pos: that is the true (constant) propensity.
     prop = np.full(y.shape[0], n_labeled / n_pos, dtype=np.float64)
@@ -28,14 +30,15 @@ def _scar_result(y, n_labeled, rng, mechanism, params, scenario=SINGLE_TRAINING_
 
 
 def _check_labeled_count(y, n_labeled) -> tuple[np.ndarray, int]:
-    n_labeled = _check_count(n_labeled, "n_labeled")
-    y = _check_y(y)
+    n_labeled = check_count(n_labeled, "n_labeled")
+    y = check_y(y)
     n_pos = int(y.sum())
     if n_labeled > n_pos:
         raise ValueError(f"n_labeled={n_labeled} exceeds the number of positives ({n_pos})")
     return y, n_labeled
 
 
+@validate_params({"y": ["array-like"], "c": [Interval(Real, 0.0, 1.0, closed="right")]})
 def scar_label_frequency(y, c, random_state=None) -> LabelResult:
     """SCAR labeling with label frequency ``c = Pr(s=1 | y=1)`` (thesis section 2.2, SCAR).
 
@@ -44,14 +47,15 @@ def scar_label_frequency(y, c, random_state=None) -> LabelResult:
     "round" is :func:`pu_lib._rounding.round_half_up`.
     The propensity is the constant ``n_labeled / n_pos``.  Mechanism name ``"scar_c"``.
     """
-    c = _check_fraction(c, "c", 0.0, 1.0, True, False)
-    y = _check_y(y)
+    c = float(c)
+    y = check_y(y)
     rng = check_random_state(random_state)
     n_pos = int(y.sum())
     n_lab = min(n_pos, max(1, round_half_up(c * n_pos)))
     return _scar_result(y, n_lab, rng, "scar_c", {"c": c})
 
 
+@validate_params({"y": ["array-like"], "flip_ratio": [Interval(Real, 0.0, 1.0, closed="left")]})
 def scar_flip_ratio(y, flip_ratio, random_state=None) -> LabelResult:
     """SCAR labeling by flip ratio, as in the PU Hellinger-trees protocol
     (``pu_hellinger_trees.md`` section 4.1: 25/50/75 % of positives flipped to unlabeled).
@@ -60,8 +64,8 @@ def scar_flip_ratio(y, flip_ratio, random_state=None) -> LabelResult:
     chosen uniformly, except that at least one positive always stays labeled.
     ``flip_ratio`` in [0, 1) (``0`` labels every positive).  Mechanism name ``"scar_flip"``.
     """
-    flip_ratio = _check_fraction(flip_ratio, "flip_ratio", 0.0, 1.0, False, True)
-    y = _check_y(y)
+    flip_ratio = float(flip_ratio)
+    y = check_y(y)
     rng = check_random_state(random_state)
     n_pos = int(y.sum())
     n_unlab = min(n_pos - 1, round_half_up(flip_ratio * n_pos))

@@ -3,18 +3,19 @@ positive subclass (PULSNAR) or on the class probability ``Pr(y=1 | x)``."""
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
 
 from pu_lib._rounding import largest_remainder, round_half_up
 from pu_lib._seeding import check_random_state
-from pu_lib._validation import check_X
+from pu_lib._validation import Interval, check_X, validate_params
 from pu_lib.labeling._common import (
     LabelResult,
-    _bernoulli_labels,
-    _check_fraction,
-    _check_groups,
-    _check_p_range,
-    _check_y,
+    bernoulli_labels,
+    check_groups,
+    check_p_range,
+    check_y,
 )
 from pu_lib.labeling._params import validate_mechanism_params
 from pu_lib.labeling.sar import sar_propensity
@@ -44,8 +45,8 @@ def snar_subclass(y, groups, n_labeled_per_group, random_state=None) -> LabelRes
     of their group when it is a positive subclass, else NaN.
     Mechanism name ``"snar_subclass"``.
     """
-    y = _check_y(y)
-    groups = _check_groups(groups, y.shape[0])
+    y = check_y(y)
+    groups = check_groups(groups, y.shape[0])
     p = validate_mechanism_params("snar_subclass", {"n_labeled_per_group": n_labeled_per_group})
     counts = p["n_labeled_per_group"]
     rng = check_random_state(random_state)
@@ -83,6 +84,7 @@ def snar_subclass(y, groups, n_labeled_per_group, random_state=None) -> LabelRes
     return LabelResult(s=s, y=y, propensity=prop, mechanism="snar_subclass", params=params)
 
 
+@validate_params({"y": ["array-like"], "alpha": [Interval(Real, 0.0, 1.0, closed="left")]})
 def pulsnar_alpha(y, alpha, snar=False, groups=None, random_state=None) -> LabelResult:
     """PU data with an exact fraction ``alpha`` of positives among the unlabeled, as in the
     PULSNAR paper's benchmark protocol (``pulsnar.md``, "ML benchmark datasets"): all
@@ -106,8 +108,8 @@ def pulsnar_alpha(y, alpha, snar=False, groups=None, random_state=None) -> Label
     unlabeled positives and still keep one labeled positive (per subclass for SNAR).
     Mechanism name ``"pulsnar_alpha"``.
     """
-    alpha = _check_fraction(alpha, "alpha", 0.0, 1.0, False, True)
-    y = _check_y(y)
+    alpha = float(alpha)
+    y = check_y(y)
     rng = check_random_state(random_state)
     pos = np.flatnonzero(y == 1)
     n_neg = int(y.shape[0] - pos.shape[0])
@@ -130,7 +132,7 @@ def pulsnar_alpha(y, alpha, snar=False, groups=None, random_state=None) -> Label
         return LabelResult(s=s, y=y, propensity=prop, mechanism="pulsnar_alpha", params=params)
     if groups is None:
         raise ValueError("pulsnar_alpha: snar=True needs groups (the subclass of every row)")
-    groups = _check_groups(groups, y.shape[0], "pulsnar_alpha: groups")
+    groups = check_groups(groups, y.shape[0], "pulsnar_alpha: groups")
     gids, inverse, sizes = np.unique(groups[pos], return_inverse=True, return_counts=True)
     if gids.shape[0] < 2:
         raise ValueError(f"pulsnar_alpha: snar=True needs at least 2 positive subclasses, found {gids.shape[0]}")
@@ -204,11 +206,11 @@ def snar_probability(X, y, p_minus=0.2, p_plus=0.8, estimator=None, random_state
 
     and positives are labeled with ``s ~ Bernoulli(e)``.  Mechanism name ``"snar_prob"``.
     """
-    p_minus, p_plus = _check_p_range(p_minus, p_plus)
+    p_minus, p_plus = check_p_range(p_minus, p_plus)
     X = check_X(X)
-    y = _check_y(y, n=X.shape[0])
+    y = check_y(y, n=X.shape[0])
     rng = check_random_state(random_state)
     e, info = snar_prob_setup(X, y, p_minus, p_plus, estimator, rng)
-    s = _bernoulli_labels(y, e, rng)
+    s = bernoulli_labels(y, e, rng)
     info["n_pos"] = int(y.sum())
     return LabelResult(s=s, y=y, propensity=e, mechanism="snar_prob", params=info)

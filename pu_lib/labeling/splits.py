@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import numbers
+from numbers import Real
 
 import numpy as np
 
 from pu_lib._rounding import largest_remainder, round_half_up
 from pu_lib._seeding import check_random_state
-from pu_lib.labeling._common import _check_count, _check_fraction, _labels_1d
+from pu_lib._validation import Interval, validate_params
+from pu_lib.labeling._common import check_count, labels_1d
 
 __all__ = ["SPLITS", "stratified_holdout", "subsample"]
 
@@ -16,6 +18,7 @@ __all__ = ["SPLITS", "stratified_holdout", "subsample"]
 SPLITS = ("train", "val", "test")
 
 
+@validate_params({"y": ["array-like"], "test_size": [Interval(Real, 0.0, 1.0, closed="left")]})
 def stratified_holdout(y, test_size, random_state=None) -> tuple[np.ndarray, np.ndarray]:
     """Stratified random split into (train, test) sorted int64 index arrays.
 
@@ -24,8 +27,8 @@ def stratified_holdout(y, test_size, random_state=None) -> tuple[np.ndarray, np.
     ``test_size`` in [0, 1); ``0`` gives an empty test part.  (A 70/30 holdout as in
     ``pu_hellinger_trees.md`` section 4.1 is ``test_size=0.3``.)
     """
-    y = _labels_1d(y, "y")
-    test_size = _check_fraction(test_size, "test_size", 0.0, 1.0, False, True)
+    y = labels_1d(y, "y")
+    test_size = float(test_size)
     rng = check_random_state(random_state)
     n = y.shape[0]
     is_test = np.zeros(n, dtype=bool)
@@ -56,11 +59,11 @@ def subsample(n_or_y, max_samples, random_state=None, stratify=None) -> np.ndarr
             raise ValueError(f"n must be >= 1, got {n}")
         labels_src = None
     else:
-        labels_src = _labels_1d(n_or_y, "n_or_y")
+        labels_src = labels_1d(n_or_y, "n_or_y")
         n = labels_src.shape[0]
     if max_samples is None:
         return np.arange(n, dtype=np.int64)
-    max_samples = _check_count(max_samples, "max_samples")
+    max_samples = check_count(max_samples, "max_samples")
     if max_samples >= n:
         return np.arange(n, dtype=np.int64)
     rng = check_random_state(random_state)
@@ -71,7 +74,7 @@ def subsample(n_or_y, max_samples, random_state=None, stratify=None) -> np.ndarr
             raise ValueError("stratify=True needs n_or_y to be the label array, not a count")
         labels = labels_src
     else:
-        labels = _labels_1d(stratify, "stratify")
+        labels = labels_1d(stratify, "stratify")
         if labels.shape[0] != n:
             raise ValueError(f"stratify has {labels.shape[0]} entries but there are {n} rows")
     classes, inverse, sizes = np.unique(labels, return_inverse=True, return_counts=True)
