@@ -218,3 +218,32 @@ def test_n_estimators_below_one_is_refused_at_fit_and_in_the_config(name, param,
     cfg["methods"]["bad"] = spec
     with pytest.raises(ConfigError, match=rf"methods\.bad\.params: The '{param}' parameter"):
         validate_config(cfg, schema_path)
+
+
+# --------------------------------------------------------------------------- public functions
+def _public_function_calls():
+    from pu_lib import metrics
+    from pu_lib.labeling import scar_label_frequency, stratified_holdout
+    from pu_lib.prior.calibration import calibrate_probabilities, flip_labels
+    from pu_lib.prior.dedpul import dedpul_alpha
+
+    p, s, y = [0.9, 0.2, 0.4, 0.7], [1, 0, 0, 0], np.array([1, 1, 0, 0])
+    return [
+        ("n_bins", lambda v: flip_labels(p, s, 0.5, n_bins=v), [0, True, 2.0]),
+        ("alpha", lambda v: calibrate_probabilities(p, s, v), [1.5, float("nan"), True]),
+        ("method", lambda v: calibrate_probabilities(p, s, 0.5, method=v), ["platt"]),
+        ("method", lambda v: dedpul_alpha([1.0, 0.5], v), ["median"]),
+        ("prior", lambda v: metrics.pu_risk_01(s, s, v), [-0.1, "0.3"]),
+        ("c", lambda v: scar_label_frequency(y, v), [0.0, False]),
+        ("test_size", lambda v: stratified_holdout(y, v), [1.0]),
+    ]
+
+
+@pytest.mark.parametrize("param, call, values", _public_function_calls(), ids=lambda v: v if isinstance(v, str) else "")
+def test_public_functions_refuse_a_bad_parameter_by_name(param, call, values):
+    """Public functions declare their parameters (pu_lib._validation.validate_params): a
+    value out of range, of the wrong type, or a bool where a number is expected is a
+    ValueError naming the parameter."""
+    for value in values:
+        with pytest.raises(ValueError, match=f"'{param}' parameter"):
+            call(value)
