@@ -46,6 +46,7 @@ not change the result either.
 from __future__ import annotations
 
 import math
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import clone
@@ -54,7 +55,7 @@ from sklearn.model_selection import StratifiedKFold
 from pu_lib._optional import require
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_binary, check_X
+from pu_lib._validation import Interval, StrOptions, check_binary, check_X, validate_params
 from pu_lib.base_learners import make_base_estimator
 from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 
@@ -74,10 +75,16 @@ __all__ = [
 ]
 
 
-def _check_max_depth(max_depth) -> int:
-    if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or max_depth < 1:
-        raise ValueError(f"max_depth must be a positive integer, got {max_depth!r}")
-    return int(max_depth)
+#: the parameters of the out-of-fold functions that a constraint expresses (the
+#: functions below and the estimators that pass them on)
+MAX_DEPTH_CONSTRAINT = [Interval(Integral, 1, None, closed="left")]
+N_FOLDS_CONSTRAINT = [Interval(Integral, 2, None, closed="left")]
+SCALE_POS_WEIGHT_CONSTRAINT = [None, StrOptions({"auto"}), Interval(Real, 0.0, None, closed="neither")]
+
+
+def _scale_pos_weight(spw):
+    """A validated ``scale_pos_weight`` as the fold code uses it ("auto", None or a float)."""
+    return spw if spw is None or isinstance(spw, str) else float(spw)
 
 
 def check_extra_xgb_params(xgb_params) -> dict:
@@ -203,23 +210,15 @@ def _fit_model(model, X, y):
     return model
 
 
+@validate_params({"max_depth": MAX_DEPTH_CONSTRAINT})
 def make_xgb(max_depth: int = 6, random_state=None, n_jobs: int = 1, xgb_params=None):
     """The default classifier: ``xgboost.XGBClassifier`` with its defaults except
     ``max_depth``, ``tree_method="hist"``, the seed, ``n_jobs`` threads and any
     ``xgb_params`` (e.g. ``{"learning_rate": 0.2}``, or ``{"tree_method": "exact"}`` for
     the exact greedy trees that XGBoost before 2.0 grew by default on data of this size;
     via :func:`pu_lib.base_learners.make_base_estimator`)."""
-    params = {"max_depth": _check_max_depth(max_depth), **check_extra_xgb_params(xgb_params)}
+    params = {"max_depth": int(max_depth), **check_extra_xgb_params(xgb_params)}
     return make_base_estimator("xgboost", params, random_state=seed_to_int(random_state), n_jobs=n_jobs)
-
-
-def _check_scale_pos_weight(spw):
-    if spw is None or (isinstance(spw, str) and spw == "auto"):
-        return spw
-    numeric = isinstance(spw, (int, float, np.integer, np.floating)) and not isinstance(spw, bool)
-    if not numeric or not np.isfinite(spw) or spw <= 0:
-        raise ValueError(f'scale_pos_weight must be "auto", None or a positive number, got {spw!r}')
-    return float(spw)
 
 
 def _check_y(y, n):
@@ -284,10 +283,11 @@ def check_booster(booster, estimator=None) -> str:
     return booster
 
 
+@validate_params({"max_depth": MAX_DEPTH_CONSTRAINT})
 def hist_boost_params(max_depth, xgb_params) -> dict:
     """The ``hist_boost`` parameters for XGBoost-style ``max_depth`` and ``xgb_params``;
     ``ValueError`` naming a parameter it does not have."""
-    out = {"max_depth": _check_max_depth(max_depth)}
+    out = {"max_depth": int(max_depth)}
     for key, value in (xgb_params or {}).items():
         if key not in _HIST_PARAMS:
             raise ValueError(f'xgb_params[{key!r}] is not a parameter of booster="hist_boost" '
@@ -321,12 +321,6 @@ def fold_splits(y, n_folds: int, seed: int):
     return list(skf.split(np.zeros((y.shape[0], 1)), y))
 
 
-def _check_n_folds(n_folds) -> int:
-    if isinstance(n_folds, bool) or not isinstance(n_folds, (int, np.integer)) or n_folds < 2:
-        raise ValueError(f"n_folds must be an integer >= 2, got {n_folds!r}")
-    return int(n_folds)
-
-
 def xgb_float32(X):
     """``X`` as a C-ordered float32 array, as XGBoost stores dense input: XGBoost casts
     every value to float32 itself (to nearest), so its models and predictions are the
@@ -344,6 +338,8 @@ def xgb_float32(X):
     return Xf
 
 
+@validate_params({"n_folds": N_FOLDS_CONSTRAINT, "scale_pos_weight": SCALE_POS_WEIGHT_CONSTRAINT,
+                  "max_depth": MAX_DEPTH_CONSTRAINT, "use_dask": ["boolean"]})
 def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, scale_pos_weight="auto", *,
                           max_depth=6, xgb_params=None, booster="xgboost", binned=None, use_dask=False) -> list:
     """Out-of-fold probabilities for several CV problems on row subsets of one ``(X, y)``.
@@ -357,10 +353,9 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
     model is grown on those bins (:mod:`pu_lib.hist_boost`); ``binned=(Xb, n_bins)`` passes
     bins already computed (:func:`pu_lib.hist_boost.bin_features` of ``X``).
     """
-    n_folds = _check_n_folds(n_folds)
-    scale_pos_weight = _check_scale_pos_weight(scale_pos_weight)
+    n_folds, max_depth = int(n_folds), int(max_depth)
+    scale_pos_weight = _scale_pos_weight(scale_pos_weight)
     booster = check_booster(booster, estimator)
-    max_depth = _check_max_depth(max_depth)
     if booster == "hist_boost":
         hist_params = hist_boost_params(max_depth, xgb_params)
     else:
@@ -430,6 +425,8 @@ def _check_Xy(X, y):
     return X, _check_y(y, X.shape[0])
 
 
+@validate_params({"n_folds": N_FOLDS_CONSTRAINT, "scale_pos_weight": SCALE_POS_WEIGHT_CONSTRAINT,
+                  "max_depth": MAX_DEPTH_CONSTRAINT, "use_dask": ["boolean"]})
 def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=1, scale_pos_weight="auto",
                      *, max_depth=6, xgb_params=None, return_folds=False, booster="xgboost", use_dask=False):
     """Out-of-fold class-1 probabilities of all rows (PULSCAR Algorithm 1, line 1).
@@ -539,6 +536,7 @@ def stratified_hold_out(s: np.ndarray, ratio: float, rng: np.random.Generator, s
     return train, n_train[train].astype(np.float64), hold, n_hold[hold].astype(np.float64)
 
 
+@validate_params({"scale_pos_weight": SCALE_POS_WEIGHT_CONSTRAINT, "max_depth": MAX_DEPTH_CONSTRAINT})
 def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_pos_weight="auto", *, xgb_params=None,
                          booster="xgboost", binned=None):
     """Features used by an XGBoost model fitted on all ``(X, y)`` and their gain importance
@@ -553,7 +551,7 @@ def xgb_gain_importances(X, y, max_depth=6, random_state=None, n_jobs=1, scale_p
     ``binned=(Xb, n_bins)`` when given).
     """
     X, y = _check_Xy(X, y)
-    scale_pos_weight = _check_scale_pos_weight(scale_pos_weight)
+    scale_pos_weight = _scale_pos_weight(scale_pos_weight)
     if check_booster(booster) == "hist_boost":
         from pu_lib.hist_boost import bin_features, hist_boost_fit, hist_boost_gain_importances
 

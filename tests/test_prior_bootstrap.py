@@ -160,17 +160,17 @@ def test_identical_on_dask_for_any_worker_count(data):
 
 
 @pytest.mark.parametrize("kwargs, match", [
-    ({"n_resamples": 1}, "n_resamples must be an integer >= 2"),
-    ({"n_resamples": 0}, "n_resamples must be an integer >= 2"),
-    ({"n_resamples": 10.0}, "n_resamples must be an integer >= 2"),
-    ({"n_resamples": True}, "n_resamples must be an integer >= 2"),
-    ({"n_resamples": "10"}, "n_resamples must be an integer >= 2"),
-    ({"confidence": 0}, r"confidence must lie in the open interval \(0, 1\)"),
-    ({"confidence": 1.0}, r"confidence must lie in the open interval \(0, 1\)"),
-    ({"confidence": 95}, r"confidence must lie in the open interval \(0, 1\)"),
-    ({"confidence": float("nan")}, r"confidence must lie in the open interval \(0, 1\)"),
-    ({"confidence": True}, "confidence must be a number"),
-    ({"confidence": "0.95"}, "confidence must be a number"),
+    ({"n_resamples": 1}, "'n_resamples' parameter of bootstrap_ci"),
+    ({"n_resamples": 0}, "'n_resamples' parameter of bootstrap_ci"),
+    ({"n_resamples": 10.0}, "'n_resamples' parameter of bootstrap_ci"),
+    ({"n_resamples": True}, "'n_resamples' parameter of bootstrap_ci"),
+    ({"n_resamples": "10"}, "'n_resamples' parameter of bootstrap_ci"),
+    ({"confidence": 0}, "'confidence' parameter of bootstrap_ci"),
+    ({"confidence": 1.0}, "'confidence' parameter of bootstrap_ci"),
+    ({"confidence": 95}, "'confidence' parameter of bootstrap_ci"),
+    ({"confidence": float("nan")}, "'confidence' parameter of bootstrap_ci"),
+    ({"confidence": True}, "'confidence' parameter of bootstrap_ci"),
+    ({"confidence": "0.95"}, "'confidence' parameter of bootstrap_ci"),
     ({"n_jobs": 0}, "n_jobs"),
     ({"random_state": -1}, "random_state"),
 ])
@@ -422,5 +422,5 @@ def test_half_sampling_draws_half_of_each_set_without_repeats(data):
     ref = bootstrap_ci(TIcE(), X, s, n_resamples=6, random_state=3, resampling="half", n_jobs=1)
     got = TIcE().bootstrap_ci(X, s, n_resamples=6, random_state=3, resampling="half", n_jobs=2)
     np.testing.assert_array_equal(got.estimates, ref.estimates)
-    with pytest.raises(ValueError, match=r"resampling must be one of \['bootstrap', 'half'\]"):
+    with pytest.raises(ValueError, match="'resampling' parameter of bootstrap_ci must be a str among"):
         bootstrap_ci(TIcE(), X, s, n_resamples=2, resampling="jackknife")

@@ -10,10 +10,11 @@ layers"); no name table or registry look-up is needed.
 
 from __future__ import annotations
 
-import numpy as np
+from numbers import Integral
 
 from pu_lib._optional import require
 from pu_lib._seeding import seed_to_int as _seed_to_int
+from pu_lib._validation import Interval, validate_params
 from pu_lib.base_learners._logistic import WeightedLogisticRegression
 
 __all__ = ["BASE_ESTIMATORS", "default_logistic_regression", "make_base_estimator"]
@@ -31,14 +32,8 @@ BASE_ESTIMATORS: tuple[str, ...] = (
 )
 
 
-def _check_n_jobs(n_jobs) -> int | None:
-    if n_jobs is None:
-        return None
-    if isinstance(n_jobs, (int, np.integer)) and not isinstance(n_jobs, bool) and n_jobs != 0:
-        return int(n_jobs)
-    raise ValueError(f"n_jobs must be None or a non-zero integer, got {n_jobs!r}")
-
-
+@validate_params({"n_jobs": [None, Interval(Integral, None, -1, closed="right"),
+                             Interval(Integral, 1, None, closed="left")]})
 def make_base_estimator(name: str, params: dict | None = None, random_state=None, n_jobs=1):
     """Return a new, unfitted classifier.
 
@@ -88,7 +83,7 @@ def make_base_estimator(name: str, params: dict | None = None, random_state=None
         raise ValueError(f"params must be a dict or None, got {type(params).__name__}")
     params = dict(params)
     seed = _seed_to_int(random_state)
-    n_jobs = _check_n_jobs(n_jobs)
+    n_jobs = None if n_jobs is None else int(n_jobs)
 
     if name == "xgboost":
         purpose = "the XGBoost base estimator (also the default classifier of PULSCAR, PULSNAR and DEDPUL)"

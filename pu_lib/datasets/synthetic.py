@@ -22,27 +22,29 @@ paper's PU recipe (which positives are labeled) is in ``meta["recipe_s"]``.
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import pandas as pd
 
 from .._rounding import largest_remainder, round_half_up
 from .._seeding import check_random_state, derive_seed
+from .._validation import Interval, validate_params
 
 __all__ = ["make_imbalanced_moons", "make_pulsnar_scar", "make_pulsnar_snar", "snar_unlabeled_counts"]
 
 
 
-def _check_frac(frac: float) -> float:
-    frac = float(frac)
-    if not (0.0 <= frac < 1.0):
-        raise ValueError(f"frac must be in [0, 1), got {frac}")
-    return frac
-
-
-def _check_random_state(random_state) -> int:
-    if isinstance(random_state, bool) or not isinstance(random_state, (int, np.integer)) or random_state < 0:
-        raise ValueError(f"random_state must be a non-negative int, got {random_state!r}")
-    return int(random_state)
+#: the parameters the PULSNAR recipes share (a seed, not a Generator: the recipes are
+#: named by their seed, as the paper's seeds 0-39)
+_RECIPE_CONSTRAINTS = {
+    "frac": [Interval(Real, 0.0, 1.0, closed="left")],
+    "n_unlabeled": [Interval(Integral, 1, None, closed="left")],
+    "n_features": [Interval(Integral, 1, None, closed="left")],
+    "class_sep": [Interval(Real, 0.0, None, closed="left")],
+    "random_state": [Interval(Integral, 0, None, closed="left")],
+    "n_informative": [None, Interval(Integral, 1, None, closed="left")],
+}
 
 
 def snar_unlabeled_counts(n_positive: int, n_subclasses: int = 5) -> list[int]:
@@ -110,9 +112,10 @@ def _pool(name: str, counts: list[int], per_class: dict[int, int], groups: bool,
 
 def _n_unlabeled_positives(frac: float, n_unlabeled: int) -> int:
     """``round(frac * n_unlabeled)``, round half up (:func:`pu_lib._rounding.round_half_up`)."""
-    return round_half_up(_check_frac(frac) * n_unlabeled)
+    return round_half_up(float(frac) * n_unlabeled)
 
 
+@validate_params({**_RECIPE_CONSTRAINTS, "n_labeled": [Interval(Integral, 1, None, closed="left")]})
 def make_pulsnar_scar(
     frac: float = 0.2,
     n_labeled: int = 2000,
@@ -134,11 +137,13 @@ def make_pulsnar_scar(
     ``random_state`` (the paper uses seeds 0-39). Returns a :class:`Dataset`.
     """
     n_pos_u = _n_unlabeled_positives(frac, n_unlabeled)
-    random_state = _check_random_state(random_state)
+    random_state = int(random_state)
     counts = [n_unlabeled - n_pos_u, n_labeled + n_pos_u]
     return _pool("pulsnar_scar", counts, {1: n_labeled}, False, n_features, class_sep, random_state, n_informative)
 
 
+@validate_params({**_RECIPE_CONSTRAINTS, "n_labeled_per_subclass": [Interval(Integral, 1, None, closed="left")],
+                  "n_subclasses": [Interval(Integral, 1, None, closed="left")]})
 def make_pulsnar_snar(
     frac: float = 0.2,
     n_labeled_per_subclass: int = 400,
@@ -163,13 +168,16 @@ def make_pulsnar_snar(
     Deterministic in ``random_state``. Returns a :class:`Dataset`.
     """
     n_pos_u = _n_unlabeled_positives(frac, n_unlabeled)
-    random_state = _check_random_state(random_state)
+    random_state = int(random_state)
     shares = snar_unlabeled_counts(n_pos_u, n_subclasses)
     counts = [n_unlabeled - n_pos_u] + [n_labeled_per_subclass + k for k in shares]
     per_class = {c: n_labeled_per_subclass for c in range(1, n_subclasses + 1)}
     return _pool("pulsnar_snar", counts, per_class, True, n_features, class_sep, random_state, n_informative)
 
 
+@validate_params({"n_samples": [Interval(Integral, 2, None, closed="left")],
+                  "noise": [Interval(Real, 0.0, None, closed="left")],
+                  "random_state": [Interval(Integral, 0, None, closed="left")]})
 def make_imbalanced_moons(n_samples: int = 2000, prior: float = 0.05, noise: float = 0.1, random_state: int = 0):
     """The class-imbalanced half-moons of the PU-HDT paper (Section 3.2, Figure 2):
     ``(X, y)`` with ``round(prior * n_samples)`` positives on the lower half-moon and the
@@ -186,5 +194,5 @@ def make_imbalanced_moons(n_samples: int = 2000, prior: float = 0.05, noise: flo
     if not 0 < n_pos < n_samples:
         raise ValueError(f"prior * n_samples must leave both classes non-empty, got {n_pos} of {n_samples}")
     X, y = make_moons(n_samples=(int(n_samples) - n_pos, n_pos), noise=float(noise), shuffle=True,
-                      random_state=_check_random_state(random_state))
+                      random_state=int(random_state))
     return X, y.astype(np.int8)

@@ -76,14 +76,16 @@ for any number of Dask workers.
 
 from __future__ import annotations
 
-import numbers
 from dataclasses import dataclass
+from numbers import Integral, Real
 from typing import NamedTuple
 
 import numpy as np
 
 from pu_lib import registry
 from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import Interval as Range  # this module's Interval is the result type
+from pu_lib._validation import StrOptions, validate_params
 from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 
 __all__ = ["BootstrapResult", "BootstrapShiftWarning", "Interval", "QUANTITIES", "RESAMPLING", "bootstrap_ci",
@@ -150,23 +152,6 @@ def _check_quantity(quantity: str) -> str:
     return quantity
 
 
-def _check_n_resamples(n_resamples) -> int:
-    if isinstance(n_resamples, bool) or not isinstance(n_resamples, numbers.Integral):
-        raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples!r}")
-    if n_resamples < 2:
-        raise ValueError(f"n_resamples must be an integer >= 2, got {n_resamples}")
-    return int(n_resamples)
-
-
-def _check_confidence(confidence) -> float:
-    if isinstance(confidence, bool) or not isinstance(confidence, numbers.Real):
-        raise ValueError(f"confidence must be a number in the open interval (0, 1), got {confidence!r}")
-    confidence = float(confidence)
-    if not 0.0 < confidence < 1.0:  # also rejects NaN
-        raise ValueError(f"confidence must lie in the open interval (0, 1), got {confidence}")
-    return confidence
-
-
 def _check_labels(s, n_rows: int) -> np.ndarray:
     s = np.asarray(s)
     if s.ndim != 1:
@@ -187,19 +172,13 @@ def _check_labels(s, n_rows: int) -> np.ndarray:
 RESAMPLING = ("bootstrap", "half")
 
 
-def _check_resampling(resampling) -> str:
-    if resampling not in RESAMPLING:
-        raise ValueError(f"resampling must be one of {list(RESAMPLING)}, got {resampling!r}")
-    return resampling
-
-
+@validate_params({"resampling": [StrOptions(set(RESAMPLING))]})
 def resample_rows(s, seed: int, resampling: str = "bootstrap") -> np.ndarray:
     """Row indices of one stratified resample of PU labels ``s``
     (``numpy.random.default_rng(seed)``): for ``"bootstrap"`` ``|L|`` labeled rows drawn
     with replacement from the labeled rows, then ``|U|`` unlabeled rows drawn with
     replacement from the unlabeled rows; for ``"half"`` ``floor(|L|/2)`` and
     ``floor(|U|/2)`` rows drawn without replacement (no row twice)."""
-    _check_resampling(resampling)
     s = np.asarray(s)
     lab = np.flatnonzero(s == 1)
     unl = np.flatnonzero(s == 0)
@@ -252,6 +231,13 @@ def _fit_resample_dask(X, s, estimator, resampling, row_seed, fit_seed):
         return _fit_resample(X, s, estimator, resampling, row_seed, fit_seed)
 
 
+@validate_params({
+    "n_resamples": [Range(Integral, 2, None, closed="left")],
+    "confidence": [Range(Real, 0.0, 1.0, closed="neither")],
+    "n_jobs": [None, Integral],
+    "resampling": [StrOptions(set(RESAMPLING))],
+    "use_dask": ["boolean"],
+}, prefer_skip_nested_validation=False)  # it fits the estimator it is given
 def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.95, random_state=None,
                  n_jobs=None, resampling: str = "half", use_dask: bool = False) -> BootstrapResult:
     """Stratified-bootstrap percentile intervals for ``alpha_``, ``prior_`` and ``c_`` of a
@@ -299,9 +285,7 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
         :class:`BootstrapShiftWarning` says that the full-data ``alpha_`` lies outside its
         interval (see the module docstring).
     """
-    n_resamples = _check_n_resamples(n_resamples)
-    confidence = _check_confidence(confidence)
-    resampling = _check_resampling(resampling)
+    n_resamples, confidence = int(n_resamples), float(confidence)
     effective_n_jobs(n_jobs)  # ValueError for a bad n_jobs before any fit
     client = resolve_client(use_dask)  # ValueError for a bad use_dask, or True without a client
     seed = seed_to_int(random_state, "random_state", fresh_if_none=True)
