@@ -412,15 +412,32 @@ def validate_params(parameter_constraints: dict, *, prefer_skip_nested_validatio
     constraints are built and scikit-learn is imported on the first call, not at import.
     ``prefer_skip_nested_validation``: as scikit-learn's (True: functions called inside do
     not validate again; False where the function fits estimators the caller passed in).
+
+    Where every constraint of a function is ``None``, ``"boolean"``, ``"array-like"`` or an
+    :func:`Interval`, :func:`StrOptions` or :func:`Options` of this module, the check runs
+    here without importing scikit-learn, with scikit-learn's message and error class
+    (:class:`InvalidParameterError`): importing scikit-learn costs about 1 s on a 2-core
+    Xeon, which every label-set job of the workflow paid for a range check before.
     """
     import functools
+    import inspect
 
     def decorate(func):
         built = None
+        native = all(_native_constraint(c) for options in parameter_constraints.values() for c in options)
+        signature = inspect.signature(func) if native else None
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
             nonlocal built
+            if native:
+                if not _skip_validation():
+                    bound = signature.bind(*args, **kwargs)
+                    bound.apply_defaults()
+                    for name, options in parameter_constraints.items():
+                        if name in bound.arguments:
+                            _check_native(func.__qualname__, name, bound.arguments[name], options)
+                return func(*args, **kwargs)
             if built is None:
                 from sklearn.utils._param_validation import validate_params as sk_validate_params
 
@@ -434,3 +451,79 @@ def validate_params(parameter_constraints: dict, *, prefer_skip_nested_validatio
         return wrapper
 
     return decorate
+
+
+class InvalidParameterError(ValueError, TypeError):
+    """A parameter of a public function outside its constraints (as scikit-learn's
+    ``InvalidParameterError``: a ``ValueError`` and a ``TypeError``)."""
+
+
+def _native_constraint(c) -> bool:
+    return c is None or c in ("boolean", "array-like") or (isinstance(c, _Declared) and c.kind in ("Interval", "StrOptions", "Options"))
+
+
+def _skip_validation() -> bool:
+    """scikit-learn's ``skip_parameter_validation`` (set inside validated estimators and
+    functions); never True while scikit-learn is not imported."""
+    import sys
+
+    sklearn = sys.modules.get("sklearn")
+    return bool(sklearn is not None and sklearn.get_config().get("skip_parameter_validation"))
+
+
+def _satisfied(c, val) -> bool:
+    import numbers
+
+    if c is None:
+        return val is None
+    if c == "boolean":
+        return isinstance(val, (bool, np.bool_))
+    if c == "array-like":  # scikit-learn's _is_arraylike_not_scalar
+        return (hasattr(val, "__len__") or hasattr(val, "shape") or hasattr(val, "__array__")) and not np.isscalar(val)
+    if c.kind == "StrOptions":
+        return isinstance(val, str) and val in c.args[0]
+    if c.kind == "Options":
+        return isinstance(val, c.args[0]) and val in c.args[1]
+    kind, left, right = c.args
+    closed = c.kwargs["closed"]
+    if isinstance(val, (bool, np.bool_)):
+        return False
+    if kind is numbers.Integral:
+        if not isinstance(val, numbers.Integral):
+            return False
+    elif not isinstance(val, numbers.Real) or val != val:  # a real number, not NaN
+        return False
+    left = -np.inf if left is None else left  # as scikit-learn: None is an infinite bound
+    right = np.inf if right is None else right
+    if val < left or (val == left and closed in ("right", "neither")):
+        return False
+    return not (val > right or (val == right and closed in ("left", "neither")))
+
+
+def _describe(c) -> str:
+    import numbers
+
+    if c is None:
+        return "None"
+    if c == "boolean":
+        return "an instance of 'bool' or 'numpy.bool_'"
+    if c == "array-like":
+        return "an array-like"
+    if c.kind in ("StrOptions", "Options"):
+        options = c.args[0] if c.kind == "StrOptions" else c.args[1]
+        what = "a str" if c.kind == "StrOptions" else f"a {c.args[0].__name__}"
+        return f"{what} among {sorted(options, key=repr)}"
+    kind, left, right = c.args
+    closed = c.kwargs["closed"]
+    what = "an int" if kind is numbers.Integral else "a float"
+    lo = "[" if closed in ("left", "both") and left is not None else "("
+    hi = "]" if closed in ("right", "both") and right is not None else ")"
+    return f"{what} in the range {lo}{'-inf' if left is None else left}, {'inf' if right is None else right}{hi}"
+
+
+def _check_native(func_name: str, name: str, val, options) -> None:
+    if any(_satisfied(c, val) for c in options):
+        return
+    texts = [_describe(c) for c in options]
+    must = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " or " + texts[-1]
+    raise InvalidParameterError(f"The {name!r} parameter of {func_name} must be {must}. Got {val!r} instead.")
