@@ -42,6 +42,19 @@ def two_gaussians(n=3000, pi=0.4, c=0.3, shift=3.0, seed=0):
     return X, s, y
 
 
+def pu_data(n=600, d=6, n_lab=120, seed=0):
+    """A float32 PU sample for tree tests: ``(X, y, s)``, ``y = 1`` where
+    ``x0 - x1 + noise > 0``, ``n_lab`` of the positives labeled (``s = 1``)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d)).astype(np.float32)
+    y = (X[:, 0] - X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(int)
+    s = np.zeros(n, int)
+    s[rng.choice(np.flatnonzero(y == 1), n_lab, replace=False)] = 1
+    return X, y, s
+
+
 def mixture_sample(alpha, n_u, n_p, seed, d=2, shift=2.0):
     """A case-control PU sample for prior estimators: U = ``n_u`` rows of
     (1 - alpha) N(0, I) + alpha N(shift, I), P = ``n_p`` rows of N(shift, I); returns
@@ -139,7 +152,7 @@ def schema_path(repo) -> Path:
     return repo / "workflow" / "schemas" / "config.schema.yaml"
 
 
-def _short_repr_failure(item, excinfo, style=None):
+def _short_repr_failure(excinfo, style=None):
     """The exception and the line that raised it, without pytest's full traceback."""
     entry = excinfo.traceback[-1] if excinfo.traceback else None
     where = f"{entry.path}:{entry.lineno + 1}: " if entry is not None else ""
@@ -156,8 +169,6 @@ def pytest_collection_modifyitems(config, items):
     tests) keeps the full traceback."""
     if config.getoption("runxfail"):
         return
-    import functools
-
     for item in items:
         if item.get_closest_marker("xfail") is not None and hasattr(item, "repr_failure"):
-            item.repr_failure = functools.partial(_short_repr_failure, item)
+            item.repr_failure = _short_repr_failure

@@ -6,8 +6,11 @@ tests/test_prior_pulsnar.py and tests/test_prior_bootstrap.py."""
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
+from conftest import pu_data
 from dask_helpers import scheduler_tasks
 
 from pu_lib.baselines import PUBaggingExtraTreesClassifier
@@ -17,13 +20,8 @@ from pu_lib.trees import PNExtraTreesClassifier, PUExtraTreesClassifier
 distributed = pytest.importorskip("distributed")
 
 
-def _data(n=300, d=4, n_lab=60, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d)).astype(np.float32)
-    y = (X[:, 0] - X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(int)
-    s = np.zeros(n, int)
-    s[rng.choice(np.flatnonzero(y == 1), n_lab, replace=False)] = 1
-    return X, y, s
+#: the PU sample of the tree tests, smaller
+_data = functools.partial(pu_data, n=300, d=4, n_lab=60)
 
 
 @pytest.fixture(scope="module")

@@ -23,6 +23,8 @@ from pu_lib.trees import (
 from pu_lib.trees import _criteria as C
 from pu_lib.trees._tree import FIELDS
 
+from conftest import pu_data
+
 LOSSES = {
     "quadratic": lambda v, y: (1 - v * y) ** 2,
     "logistic": lambda v, y: np.logaddexp(0.0, -v * y),
@@ -204,15 +206,6 @@ def test_pn_decision_tree_equals_scikit_learn(criterion, random_state):
 
 
 # ------------------------------------------------------------------ trees
-
-def pu_data(n=600, d=6, n_lab=120, seed=0):
-    rng = np.random.default_rng(seed)
-    X = rng.normal(size=(n, d)).astype(np.float32)
-    y = (X[:, 0] - X[:, 1] + 0.3 * rng.normal(size=n) > 0).astype(int)
-    s = np.zeros(n, int)
-    s[rng.choice(np.flatnonzero(y == 1), n_lab, replace=False)] = 1
-    return X, y, s
-
 
 def trees_equal(a, b):
     for f in FIELDS:
