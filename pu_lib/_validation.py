@@ -15,6 +15,8 @@ estimators, label files, result rows and configs: :data:`SINGLE_TRAINING_SET` an
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 __all__ = ["CASE_CONTROL", "SCENARIOS", "SINGLE_TRAINING_SET", "DegenerateFeaturesWarning", "SparseInputError",
@@ -250,8 +252,6 @@ def check_fraction(value, name: str, low: float = 0.0, high: float = 1.0, closed
     "left", "right" or "neither"), as a float; ``ValueError`` naming ``name`` otherwise.
     For values that are not a function's parameters (a fitted estimator's ``alpha_``);
     parameters are declared with :func:`validate_params`."""
-    import numbers
-
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a number, got {value!r}")
     v = float(value)
@@ -472,8 +472,6 @@ def _skip_validation() -> bool:
 
 
 def _satisfied(c, val) -> bool:
-    import numbers
-
     if c is None:
         return val is None
     if c == "boolean":
@@ -501,8 +499,6 @@ def _satisfied(c, val) -> bool:
 
 
 def _describe(c) -> str:
-    import numbers
-
     if c is None:
         return "None"
     if c == "boolean":
