@@ -96,7 +96,8 @@ class _Module:
     imports: list = field(default_factory=list)
     #: top-level bindings made by import statements: name -> (module, attribute or None)
     bindings: dict = field(default_factory=dict)
-    #: string constants (candidate package data file names)
+    #: names of the non-Python files beside the module that its source quotes (candidate
+    #: package data files)
     strings: set = field(default_factory=set)
 
 
@@ -107,8 +108,25 @@ class _Package:
         self.root = Path(root).resolve()  # the package directory (.../pu_lib)
         self.base = self.root.parent
         self._modules: dict[str, _Module | None] = {}
+        # per-name results: every closure of one invocation walks mostly the same modules
+        self._files: dict[str, Path | None] = {}
+        self._edges: dict[str, set[str]] = {}
+        self._data: dict[str, set[Path]] = {}
+        self._dirs: dict[Path, tuple[str, ...]] = {}
+
+    def _beside(self, directory: Path) -> tuple[str, ...]:
+        """Names of the non-Python files in ``directory`` (candidate package data files)."""
+        if directory not in self._dirs:
+            self._dirs[directory] = tuple(sorted(
+                p.name for p in directory.iterdir() if p.is_file() and p.suffix != ".py"))
+        return self._dirs[directory]
 
     def module_file(self, name: str) -> Path | None:
+        if name not in self._files:
+            self._files[name] = self._module_file(name)
+        return self._files[name]
+
+    def _module_file(self, name: str) -> Path | None:
         parts = name.split(".")
         if parts[0] != PACKAGE:
             return None
@@ -127,10 +145,15 @@ class _Package:
         return self._modules[name]
 
     def _parse(self, name: str, path: Path) -> _Module:
-        tree = ast.parse(path.read_bytes(), filename=str(path))
+        source = path.read_bytes()
+        tree = ast.parse(source, filename=str(path))
         mod = _Module(name=name, path=path, is_package=path.name == "__init__.py")
         pkg = name if mod.is_package else name.rpartition(".")[0]
-        for node in ast.walk(tree):
+        # Import statements anywhere (also in functions, branches, try blocks): only
+        # statements are visited, not the expressions inside them (most of the tree).
+        todo = list(tree.body)
+        while todo:
+            node = todo.pop()
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     mod.imports.append((alias.name, None))
@@ -138,8 +161,13 @@ class _Package:
                 base = _absolute(pkg, node.module, node.level)
                 if base is not None:
                     mod.imports.append((base, [a.name for a in node.names]))
-            elif isinstance(node, ast.Constant) and isinstance(node.value, str) and len(node.value) < 200:
-                mod.strings.add(node.value)
+            else:
+                for field_name in ("body", "orelse", "finalbody", "handlers", "cases"):
+                    todo.extend(getattr(node, field_name, ()))
+        # string literals naming a non-Python file beside the module (quoted in the source)
+        for file_name in self._beside(path.parent):
+            if any(f"{q}{file_name}{q}".encode() in source for q in ("'", '"')):
+                mod.strings.add(file_name)
         for node in tree.body:  # what the module's namespace gets from its imports
             if isinstance(node, ast.Import):
                 for alias in node.names:
@@ -178,6 +206,11 @@ class _Package:
     def edges(self, name: str) -> set[str]:
         """Modules that ``name``'s import statements run, with names resolved to the
         modules that define them."""
+        if name not in self._edges:
+            self._edges[name] = self._find_edges(name)
+        return self._edges[name]
+
+    def _find_edges(self, name: str) -> set[str]:
         mod = self.module(name)
         out = set()
         if mod is None:
@@ -198,12 +231,13 @@ class _Package:
 
     def data_files(self, name: str) -> set[Path]:
         """Non-Python files beside module ``name`` that it names by a string literal."""
-        mod = self.module(name)
-        if mod is None:
-            return set()
-        here = mod.path.parent
-        return {here / s for s in mod.strings
-                if "/" not in s and not s.endswith(".py") and s and (here / s).is_file()}
+        if name not in self._data:
+            mod = self.module(name)
+            if mod is None:
+                self._data[name] = set()
+            else:
+                self._data[name] = {mod.path.parent / s for s in mod.strings}
+        return self._data[name]
 
 
 def _absolute(pkg: str, module: str | None, level: int) -> str | None:
