@@ -28,6 +28,7 @@ EXTRAS: dict[str, tuple[str, str]] = {
     "snakemake": ("snakemake", "workflow"),
     "jsonschema": ("jsonschema", "workflow"),
     "yaml": ("pyyaml", "workflow"),
+    "torch": ("torch", "nn"),
 }
 
 

@@ -148,6 +148,23 @@ METHODS: dict[str, Method] = {
         "pu_lib.sar:SAREMClassifier", "classifier",
         "SAR-EM: classifier and propensity model by EM on the propensity attributes",
         "Bekker thesis 5.4.2", takes_base=True),
+    # --- neural PU learners (PyTorch, extra "nn")
+    "upu": Method(
+        "pu_lib.neural:NNPUClassifier", "classifier",
+        "uPU risk (sigmoid loss) minimised by a neural network (Adam, mini-batches)",
+        "du Plessis, Niu & Sugiyama 2014/2015; Kiryo et al. 2017 (uPU baseline)", defaults={"risk": "upu"}),
+    "nnpu": Method(
+        "pu_lib.neural:NNPUClassifier", "classifier",
+        "nnPU: non-negative PU risk (sigmoid loss) with Kiryo et al.'s corrected step, neural network",
+        "Kiryo et al. 2017 (NeurIPS), eq. 6 and Algorithm 1", defaults={"risk": "nnpu"}),
+    "imbalanced_nnpu": Method(
+        "pu_lib.neural:NNPUClassifier", "classifier",
+        "imbalanced nnPU: the nnPU risk re-weighted to an oversampled prior pi' = 0.5, neural network",
+        "Su, Chen & Xu 2021 (IJCAI), eq. 7", defaults={"risk": "imbalanced_nnpu"}),
+    "vpu": Method(
+        "pu_lib.neural:VPUClassifier", "classifier",
+        "VPU: variational PU learning with MixUp consistency, no class prior needed, neural network",
+        "Chen et al. 2020 (NeurIPS)"),
     # --- class-prior estimators
     "tice": Method(
         "pu_lib.prior:TIcE", "prior",

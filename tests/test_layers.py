@@ -17,7 +17,7 @@ PKG = Path(__file__).resolve().parents[1] / "pu_lib"
 
 #: layer -> top-level parts of pu_lib it holds
 LAYERS = {
-    "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "base", "base_learners", "registry", "oof",
+    "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "neural", "base", "base_learners", "registry", "oof",
                    "hist_boost", "utils"},
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures"},
@@ -51,7 +51,7 @@ FLOORS: list[tuple[str, set[str]]] = [
     # class-prior and label-frequency estimators (also the Elkan-Noto fit the classifier uses)
     ("prior", {"prior"}),
     # PU classifiers, which take a prior (a number, a prior estimator or its name)
-    ("families", {"trees", "baselines", "sar", "ensemble"}),
+    ("families", {"trees", "baselines", "sar", "ensemble", "neural"}),
     # checks for estimators (pu_lib.utils.estimator_checks): the PU classifier and prior
     # estimator base classes and the registry; any estimator is reached through the registry
     ("checks", {"utils"}),

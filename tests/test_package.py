@@ -28,7 +28,8 @@ def test_heavy_module_check_sees_a_heavy_import():
 
 
 #: the optional dependencies (pyproject.toml's extras): the estimators work without them
-OPTIONAL_MODULES = ("snakemake", "dask", "distributed", "matplotlib", "xgboost", "imblearn", "jsonschema", "yaml")
+OPTIONAL_MODULES = ("snakemake", "dask", "distributed", "matplotlib", "xgboost", "imblearn", "jsonschema", "yaml",
+                    "torch")
 #: run first in a fresh interpreter: every import of OPTIONAL_MODULES fails as if not installed
 BLOCK_OPTIONAL = f"""
 import sys
@@ -73,6 +74,8 @@ for what, call in {
     "xgboost pulscar": lambda: pu_lib.prior.PULSCAR(n_folds=2).fit(X, s),
     "xgboost dedpul": lambda: pu_lib.prior.DEDPUL(n_folds=2).fit(X, s),
     "imbalanced adasyn_rf": lambda: registry.make_estimator("adasyn_rf").fit(X, s),
+    "nn nnpu": lambda: registry.make_estimator("nnpu", {"prior": 0.5}).fit(X, s),
+    "nn vpu": lambda: registry.make_estimator("vpu").fit(X, s),
     "dask client": lambda: pu_lib.distributed.dask_client(1).__enter__(),
     "dask use_dask": lambda: pu_lib.distributed.resolve_client(True),
     "plot figure": lambda: pu_lib.figures.notice_figure("x"),

@@ -1,0 +1,336 @@
+"""What the neural PU estimators share: parameters, the training loop around a method's
+mini-batch step, seeding, threads, devices, early stopping, staged predictions and
+pickling. Each method (:mod:`pu_lib.neural.nnpu`, :mod:`pu_lib.neural.vpu`) supplies its
+epoch (``_train_epoch``) and its PU risk on held-out rows (``_validation_risk``).
+
+**Training.** Adam (``torch.optim.Adam``: ``learning_rate``, ``weight_decay`` as an L2 term
+added to the gradient, as the Chainer ``WeightDecay`` hook of the nnPU reference does, and
+the method's betas) on mini-batches of ``batch_size`` rows drawn by index tensors from a
+per-epoch permutation (no ``DataLoader``), ``epochs`` passes. The data live on the device
+as two tensors for the whole fit.
+
+**Randomness.** ``random_state`` gives one integer seed (``None``: fresh entropy); from it
+the network's initial weights (the global torch generator seeded inside
+``torch.random.fork_rng``, so the caller's torch random state is untouched), the batch
+permutations (a ``torch.Generator``) and any sampling inside a step (dropout, MixUp) are
+seeded separately. The same seed, thread count and device give the identical model on the
+CPU (tested); CUDA kernels may be non-deterministic.
+
+**Threads and devices.** ``n_jobs`` is the number of torch threads (``None`` = 1, ``-1`` =
+all cores), set with ``torch.set_num_threads`` for the fit or prediction and restored
+afterwards. ``device`` is ``"cpu"``, ``"cuda"`` (``ValueError`` when PyTorch sees no CUDA
+GPU) or ``"auto"`` (CUDA when available, else the CPU); ``device_`` records the one used.
+
+**Early stopping** (``early_stopping=True``; off by default): a fraction
+``validation_fraction`` of the labeled and of the unlabeled rows (stratified on ``s``) is
+held out; after each epoch the method's PU risk on them (no true labels) is recorded in
+``history_["validation_risk"]``; training stops after ``n_iter_no_change`` epochs without
+a new lowest value and the network of the best epoch (``best_epoch_``) is kept.
+
+**Staged predictions.** With ``keep_epoch_states=True`` the network's weights after every
+epoch are kept (CPU copies, as numpy arrays) and ``staged_decision_function``,
+``staged_predict_proba`` and ``staged_predict`` yield the predictions after epoch 1, 2,
+... (learning curves by epoch). ``history_`` always holds the per-epoch training risk.
+
+**Pickling.** A fitted estimator pickles its network as architecture (its own parameters
+and ``n_features_in_``) plus state dict as numpy arrays, never a pickled torch module; it
+is rebuilt on the CPU when unpickled (``device_ = "cpu"``), which needs torch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted
+
+from pu_lib._optional import require
+from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import validate_pu_data
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.base_learners import check_predict_X
+from pu_lib.distributed import effective_n_jobs
+from pu_lib.neural._models import ACTIVATIONS, MODELS, build_model, scores
+
+DEVICES = ("cpu", "cuda", "auto")
+DTYPES = ("float32", "float64")
+#: rows per forward pass when predicting
+_PREDICT_CHUNK = 65536
+
+
+def import_torch(purpose: str):
+    """torch, or the ``ImportError`` naming the ``nn`` extra."""
+    return require("torch", purpose=purpose)
+
+
+def resolve_device(torch, device: str) -> str:
+    """``"cpu"`` or ``"cuda"`` for ``device``; ``ValueError`` for ``"cuda"`` without a GPU."""
+    cuda = bool(torch.cuda.is_available())
+    if device == "auto":
+        return "cuda" if cuda else "cpu"
+    if device == "cuda" and not cuda:
+        raise ValueError("device='cuda' but PyTorch sees no CUDA GPU (torch.cuda.is_available() is False; "
+                         f"torch {torch.__version__}, CUDA build: {torch.version.cuda is not None}); "
+                         "use device='cpu' or device='auto'")
+    return device
+
+
+@contextlib.contextmanager
+def torch_threads(torch, n_jobs):
+    """``torch.set_num_threads(effective_n_jobs(n_jobs))`` inside, the old count restored after."""
+    old = torch.get_num_threads()
+    torch.set_num_threads(effective_n_jobs(n_jobs))
+    try:
+        yield
+    finally:
+        torch.set_num_threads(old)
+
+
+def state_to_numpy(module) -> dict:
+    """The module's state dict as CPU numpy arrays (copies)."""
+    return {k: v.detach().cpu().numpy().copy() for k, v in module.state_dict().items()}
+
+
+def load_numpy_state(torch, module, state: dict) -> None:
+    module.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in state.items()})
+
+
+def stratified_holdout(s: np.ndarray, fraction: float, seed: int) -> np.ndarray:
+    """Boolean mask of held-out rows: ``round(fraction * n_c)`` rows (at least 1, at most
+    ``n_c - 1``) of each value ``c`` of ``s``; ``ValueError`` when a value has one row."""
+    rng = np.random.default_rng(seed)
+    held = np.zeros(s.shape[0], dtype=bool)
+    for c in (0, 1):
+        rows = np.flatnonzero(s == c)
+        if rows.size < 2:
+            raise ValueError(f"early_stopping needs at least 2 rows with s = {c} to hold some out; got {rows.size}")
+        k = int(min(max(1, round(fraction * rows.size)), rows.size - 1))
+        held[rng.choice(rows, size=k, replace=False)] = True
+    return held
+
+
+class NeuralPUBase(PUClassifierMixin, BaseEstimator):
+    """Base of the neural PU estimators (not registered itself); see the module docstring."""
+
+    #: Adam's (beta1, beta2) for the method
+    _adam_betas = (0.9, 0.999)
+    #: name of the method in error messages
+    _purpose = "a neural PU learner"
+
+    _common_constraints: dict = {
+        "model": [StrOptions(set(MODELS)), callable],
+        "hidden_sizes": ["array-like"],
+        "activation": [StrOptions(set(ACTIVATIONS))],
+        "batch_norm": ["boolean"],
+        "dropout": [Interval(Real, 0.0, 1.0, closed="left")],
+        "epochs": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "learning_rate": [Interval(Real, 0.0, None, closed="neither")],
+        "weight_decay": [Interval(Real, 0.0, None, closed="left")],
+        "early_stopping": ["boolean"],
+        "validation_fraction": [Interval(Real, 0.0, 1.0, closed="neither")],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left")],
+        "keep_epoch_states": ["boolean"],
+        "dtype": [StrOptions(set(DTYPES))],
+        "device": [StrOptions(set(DEVICES))],
+        "random_state": RANDOM_STATE_CONSTRAINT,
+        "n_jobs": [None, Integral],
+    }
+
+    # ------------------------------------------------------------------ hooks
+    def _prepare(self, X, s, w, seed):
+        """Method constants from the training rows (e.g. the prior); a dict."""
+        return {}
+
+    def _tensors(self, torch, X, s, w, device, dtype) -> dict:
+        """The training tensors a method's epoch reads (rows of ``X``, ``s``, ``w``)."""
+        t = {"X": torch.from_numpy(np.ascontiguousarray(X, dtype=np.dtype(self.dtype))).to(device),
+             "s": torch.from_numpy(s.astype(np.bool_)).to(device)}
+        t["w"] = torch.ones(X.shape[0], dtype=dtype, device=device) if w is None else \
+            torch.from_numpy(np.asarray(w, dtype=np.dtype(self.dtype))).to(device)
+        return t
+
+    def _train_epoch(self, torch, module, optimizer, T, generator, epoch, consts) -> dict:
+        raise NotImplementedError
+
+    def _validation_risk(self, torch, module, T, consts) -> float:
+        raise NotImplementedError
+
+    def _after_fit(self, torch, module, T, consts) -> None:
+        """Fitted attributes a method derives from the final network."""
+
+    def _epoch_extra(self, torch, module, T, consts) -> dict:
+        """Per-epoch values kept beside a staged state (``keep_epoch_states``)."""
+        return {}
+
+    # ------------------------------------------------------------------ fit
+    def _build(self, torch, n_features):
+        return build_model(torch, self.model, n_features, hidden_sizes=tuple(self.hidden_sizes),
+                           activation=self.activation, batch_norm=self.batch_norm, dropout=self.dropout)
+
+    def _check_hidden_sizes(self):
+        sizes = np.asarray(self.hidden_sizes)
+        if sizes.ndim != 1 or (sizes.size and (not np.issubdtype(sizes.dtype, np.integer) or sizes.min() < 1)):
+            raise ValueError(f"hidden_sizes must be a sequence of positive integers, got {self.hidden_sizes!r}")
+
+    def _fit(self, X, s, sample_weight):
+        torch = import_torch(f"{type(self).__name__} ({self._purpose})")
+        self._check_hidden_sizes()
+        X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight)
+        seed = seed_to_int(self.random_state, fresh_if_none=True)
+        consts = self._prepare(X, s, w, seed)
+        device = resolve_device(torch, self.device)
+        tdtype = getattr(torch, self.dtype)
+
+        held = None
+        if self.early_stopping:
+            held = stratified_holdout(s, float(self.validation_fraction), derive_seed(seed, "validation"))
+        rows = np.arange(s.shape[0]) if held is None else np.flatnonzero(~held)
+        T = self._tensors(torch, X[rows], s[rows], None if w is None else w[rows], device, tdtype)
+        V = None if held is None else self._tensors(torch, X[held], s[held], None if w is None else w[held],
+                                                       device, tdtype)
+        fork_devices = [torch.cuda.current_device()] if device == "cuda" else []
+        history: dict[str, list] = {}
+        states, extras = [], []
+        best, best_epoch, best_state, waited = np.inf, None, None, 0
+        with torch_threads(torch, self.n_jobs), torch.random.fork_rng(devices=fork_devices):
+            torch.manual_seed(derive_seed(seed, "init"))
+            module = self._build(torch, X.shape[1]).to(device=device, dtype=tdtype)
+            torch.manual_seed(derive_seed(seed, "train"))
+            generator = torch.Generator().manual_seed(derive_seed(seed, "batches"))
+            optimizer = self._optimizer(torch, module, float(self.learning_rate))
+            for epoch in range(self.epochs):
+                module.train()
+                optimizer = self._schedule(torch, module, optimizer, epoch)
+                for key, value in self._train_epoch(torch, module, optimizer, T, generator, epoch, consts).items():
+                    history.setdefault(key, []).append(value)
+                module.eval()
+                if self.keep_epoch_states:
+                    states.append(state_to_numpy(module))
+                    with torch.no_grad():
+                        extras.append(self._epoch_extra(torch, module, T, consts))
+                if V is not None:
+                    with torch.no_grad():
+                        risk = float(self._validation_risk(torch, module, V, consts))
+                    history.setdefault("validation_risk", []).append(risk)
+                    if risk < best:
+                        best, best_epoch, best_state, waited = risk, epoch, state_to_numpy(module), 0
+                    else:
+                        waited += 1
+                        if waited >= self.n_iter_no_change:
+                            break
+            if best_state is not None:
+                load_numpy_state(torch, module, best_state)
+                module.to(device=device, dtype=tdtype)
+            module.eval()
+            with torch.no_grad():
+                self._after_fit(torch, module, T, consts)
+
+        self.module_ = module
+        self.device_ = device
+        self.history_ = {k: np.asarray(v) for k, v in history.items()}
+        self.n_epochs_ = len(next(iter(history.values()))) if history else 0
+        self.best_epoch_ = self.n_epochs_ - 1 if best_epoch is None else int(best_epoch)
+        self.epoch_states_ = states if self.keep_epoch_states else None
+        self._epoch_extras = extras if self.keep_epoch_states else None
+        self.classes_ = np.array([0, 1])
+        return self
+
+    def _optimizer(self, torch, module, lr):
+        return torch.optim.Adam(module.parameters(), lr=lr, betas=self._adam_betas,
+                                weight_decay=float(self.weight_decay))
+
+    def _schedule(self, torch, module, optimizer, epoch):
+        """The optimizer for ``epoch`` (a method may change the learning rate)."""
+        return optimizer
+
+    # ------------------------------------------------------------------ predict
+    def _scores(self, module, X):
+        """Raw scores ``g(x)`` of ``module`` on validated ``X`` (float64 numpy)."""
+        torch = import_torch(f"{type(self).__name__} ({self._purpose})")
+        Xt = np.ascontiguousarray(X, dtype=np.dtype(self.dtype))
+        out = []
+        with torch_threads(torch, self.n_jobs), torch.no_grad():
+            for start in range(0, Xt.shape[0], _PREDICT_CHUNK):
+                chunk = torch.from_numpy(Xt[start:start + _PREDICT_CHUNK]).to(self.device_)
+                out.append(scores(module, chunk).detach().cpu().numpy().astype(np.float64))
+        return np.concatenate(out) if out else np.empty(0)
+
+    def _decision_from_scores(self, g, extra) -> np.ndarray:
+        """The decision function from raw scores (0 = the decision threshold)."""
+        return g
+
+    def _proba_from_decision(self, d) -> np.ndarray:
+        raise NotImplementedError
+
+    def decision_function(self, X):
+        """The decision value of every row of ``X``; positive where ``predict`` gives 1."""
+        check_is_fitted(self)
+        X = check_predict_X(self, X)
+        return self._decision_from_scores(self._scores(self.module_, X), self._final_extra())
+
+    def _final_extra(self) -> dict:
+        return {}
+
+    def predict_proba(self, X):
+        """``(n, 2)``: columns ``[P(y = 0 | x), P(y = 1 | x)]`` (see the class docstring)."""
+        p = self._proba_from_decision(self.decision_function(X))
+        return np.column_stack([1.0 - p, p])
+
+    def predict(self, X):
+        """1 where the decision function is at least 0, else 0."""
+        return (self.decision_function(X) >= 0.0).astype(np.int64)
+
+    def staged_decision_function(self, X):
+        """The decision function after each epoch (a generator, epoch 1 first); needs
+        ``keep_epoch_states=True``."""
+        check_is_fitted(self)
+        if self.epoch_states_ is None:
+            raise ValueError(f"{type(self).__name__} was fitted with keep_epoch_states=False; set it to True "
+                             "to get staged predictions by epoch")
+        X = check_predict_X(self, X)
+        torch = import_torch(f"{type(self).__name__} ({self._purpose})")
+        with torch.random.fork_rng(devices=[]):
+            module = self._build(torch, self.n_features_in_)
+        module.to(dtype=getattr(torch, self.dtype))
+        module.eval()
+        for state, extra in zip(self.epoch_states_, self._epoch_extras):
+            load_numpy_state(torch, module, state)
+            module.to(device=self.device_)
+            yield self._decision_from_scores(self._scores(module, X), extra)
+
+    def staged_predict_proba(self, X):
+        """``predict_proba`` after each epoch (a generator); needs ``keep_epoch_states=True``."""
+        for d in self.staged_decision_function(X):
+            p = self._proba_from_decision(d)
+            yield np.column_stack([1.0 - p, p])
+
+    def staged_predict(self, X):
+        """``predict`` after each epoch (a generator); needs ``keep_epoch_states=True``."""
+        for d in self.staged_decision_function(X):
+            yield (d >= 0.0).astype(np.int64)
+
+    # ------------------------------------------------------------------ pickling
+    def __getstate__(self):
+        state = super().__getstate__()
+        module = state.get("module_")
+        if module is not None:
+            state["module_"] = None
+            state["_module_state"] = state_to_numpy(module)
+        return state
+
+    def __setstate__(self, state):
+        module_state = state.pop("_module_state", None)
+        super().__setstate__(state)
+        if module_state is not None:
+            torch = import_torch(f"{type(self).__name__} ({self._purpose})")
+            with torch.random.fork_rng(devices=[]):
+                module = self._build(torch, self.n_features_in_)
+            module.to(dtype=getattr(torch, self.dtype))
+            load_numpy_state(torch, module, module_state)
+            module.eval()
+            self.module_ = module
+            self.device_ = "cpu"

@@ -1,0 +1,272 @@
+r"""uPU, nnPU and imbalanced nnPU with neural networks (PyTorch): :class:`NNPUClassifier`.
+
+**Risks** on a mini-batch, for a network ``g`` with raw score ``z = g(x)`` and a loss
+``l(z, y)`` (``y = +1`` / ``-1``). With row weights ``w_i`` (1 without ``sample_weight``),
+the batch's labeled rows P (``s = 1``) and its unlabeled sample U (all rows of the batch
+in the single-training-set scenario, where the labeled rows are part of U; the ``s = 0``
+rows in the case-control scenario)::
+
+    R_p^+ = sum_{i in P} w_i l(z_i, +1) / sum_{i in P} w_i
+    R_p^- = sum_{i in P} w_i l(z_i, -1) / sum_{i in P} w_i
+    R_u^- = sum_{i in U} w_i l(z_i, -1) / sum_{i in U} w_i
+
+(a batch without labeled, or without unlabeled, rows has those means 0, as the reference's
+``max(1, n)`` denominators give).
+
+* **uPU** (du Plessis, Niu & Sugiyama, NIPS 2014 / ICML 2015)::
+
+      R_upu = pi R_p^+ + (R_u^- - pi R_p^-)
+
+* **nnPU** (Kiryo, Niu, du Plessis & Sugiyama, NeurIPS 2017, eq. 6)::
+
+      R_nnpu = pi R_p^+ + max(0, R_u^- - pi R_p^-)
+
+* **imbalanced nnPU** (Su, Chen & Xu, IJCAI 2021, "Positive-unlabeled learning from
+  imbalanced data", eq. 7; ``oversampled_prior`` = pi')::
+
+      R_imb = pi' R_p^+ + (1 - pi') / (1 - pi) max(0, R_u^- - pi R_p^-)
+
+  which is the nnPU risk at ``pi' = pi`` (tested: identical models).
+
+Below, the *positive risk* is ``pi_+ R_p^+`` and the *negative risk* is
+``k (R_u^- - pi R_p^-)`` with ``pi_+ = pi, k = 1`` (uPU, nnPU) or ``pi_+ = pi'``,
+``k = (1 - pi') / (1 - pi)`` (imbalanced nnPU); it estimates the negatives' share of the
+risk, ``(1 - pi) R_n^-`` (scaled by ``k``), which cannot be negative but goes negative when
+a flexible model overfits the labeled rows (what uPU does).
+
+**The corrected step** (Kiryo et al., Algorithm 1; kiryor/nnPUlearning ``pu_loss.py``,
+``PULoss.forward``, read for this module: ``if negative_risk.data < -self.beta:
+objective = positive_risk - self.beta; self.x_out = -self.gamma * negative_risk``, and
+``backward`` differentiates ``x_out``). For each mini-batch:
+
+* if ``negative risk >= -beta``: a step on the gradient of ``positive risk + negative
+  risk`` (the uPU objective; nnPU and uPU take identical steps there, tested);
+* else: a step on the gradient of ``-gamma * negative risk`` -- gradient *ascent* on the
+  negative risk, scaled by ``gamma``, which pushes it back up towards ``-beta``; the
+  positive risk takes no part in that step. Its gradient with respect to ``z_i`` is
+  ``-gamma k (w_i [i in U] / W_U - pi w_i [i in P] / W_P) l'(z_i, -1)`` (tested against
+  this closed form). The sign matters: a step on ``+gamma *`` the negative risk, or on the
+  clipped risk ``max(0, .)`` (whose gradient there is that of the positive risk alone),
+  does not push the negative risk back up.
+
+The value reported for such a batch is ``positive risk - beta`` (the reference's
+``objective``); ``history_["risk"]`` is the mean over the epoch's batches of the
+reported values, ``history_["negative_risk"]`` of the negative risks,
+``history_["corrected_steps"]`` the number of corrected batches. Weight decay (Adam's
+``weight_decay``, the L2 term the reference adds with Chainer's ``WeightDecay`` hook)
+applies to both kinds of step.
+
+**Losses** (``loss``): ``"sigmoid"``, ``l(z, y) = sigmoid(-y z)`` (Kiryo et al.'s default,
+``F.sigmoid(-x)``) and ``"logistic"``, ``l(z, y) = log(1 + exp(-y z))`` (``F.softplus(-x)``).
+
+**Defaults** (the nnPU reference, kiryor/nnPUlearning ``train.py``): ``loss="sigmoid"``
+(``--loss``), ``beta=0`` (``--beta``), ``gamma=1`` (``--gamma``), ``epochs=100``
+(``--epoch``), ``batch_size=30000`` (``--batchsize``), ``learning_rate=1e-3``
+(``--stepsize``, Adam's ``alpha``), ``weight_decay=0.005`` (``make_optimizer``:
+``WeightDecay(0.005)``), Adam's betas (0.9, 0.999) (Chainer's defaults, which
+``make_optimizer`` keeps), ``model="mlp"`` with ``hidden_sizes=(100,)``, ReLU and no batch
+norm (``--model 3lp``, ``ThreeLayerPerceptron``: ``d-100-1``). The reference's MNIST
+experiment network (``--preset exp-mnist``, ``MultiLayerPerceptron``) is
+``model="mlp", hidden_sizes=(300, 300, 300, 300), batch_norm=True``;
+``oversampled_prior=0.5`` is Su et al.'s pi' (the ``oversampling=0.50`` of the PU
+Hellinger authors' experiments, as :class:`pu_lib.baselines.PURiskXGBClassifier`).
+
+**Sample weights** enter the weighted means above; integer weights equal repeated rows
+when a batch is the whole training set (``batch_size >= n``, no batch norm, no dropout:
+tested); with mini-batches the batches differ, and batch norm's statistics are unweighted.
+
+**Scores.** ``decision_function`` is ``g(x)``, ``predict_proba`` is ``sigmoid(g(x))`` and
+``predict`` is 1 where ``g(x) >= 0`` (the reference's error counts ``sign(g(x))``).
+"""
+
+from __future__ import annotations
+
+from numbers import Real
+
+import numpy as np
+from sklearn.base import _fit_context
+from sklearn.utils._param_validation import Interval, StrOptions
+
+from pu_lib._seeding import derive_seed
+from pu_lib._validation import SCENARIOS
+from pu_lib.base import PRIOR_CONSTRAINT, SCENARIO_CONSTRAINT
+from pu_lib.neural._models import scores
+from pu_lib.neural._training import NeuralPUBase
+from pu_lib.prior import resolve_prior
+
+__all__ = ["LOSSES", "RISKS", "NNPUClassifier", "loss_pair", "nnpu_objective", "pu_batch_risks"]
+
+RISKS = ("upu", "nnpu", "imbalanced_nnpu")
+LOSSES = ("sigmoid", "logistic")
+
+
+def loss_pair(torch, z, loss: str):
+    """``(l(z, +1), l(z, -1))`` for ``loss`` (``"sigmoid"`` or ``"logistic"``)."""
+    if loss == "sigmoid":
+        return torch.sigmoid(-z), torch.sigmoid(z)
+    return torch.nn.functional.softplus(-z), torch.nn.functional.softplus(z)
+
+
+def pu_batch_risks(torch, z, s, w, in_u, *, prior, pi_pos, k, loss):
+    """``(positive risk, negative risk)`` of one batch: ``pi_+ R_p^+`` and
+    ``k (R_u^- - pi R_p^-)`` (module docstring) as 0-d tensors. ``z`` scores, ``s`` bool
+    (labeled), ``w`` weights, ``in_u`` bool (row in U)."""
+    lp, ln = loss_pair(torch, z, loss)
+    wp = torch.where(s, w, torch.zeros_like(w))
+    wu = torch.where(in_u, w, torch.zeros_like(w))
+    W_p, W_u = wp.sum(), wu.sum()
+    W_p = torch.where(W_p > 0, W_p, torch.ones_like(W_p))
+    W_u = torch.where(W_u > 0, W_u, torch.ones_like(W_u))
+    positive = pi_pos * (wp * lp).sum() / W_p
+    negative = k * ((wu * ln).sum() / W_u - prior * (wp * ln).sum() / W_p)
+    return positive, negative
+
+
+def nnpu_objective(positive, negative, *, risk, beta, gamma):
+    """``(objective to differentiate, reported value, corrected)`` of one batch: uPU
+    always ``positive + negative``; the nnPU risks ``-gamma * negative`` (reported
+    ``positive - beta``) when ``negative < -beta``, else ``positive + negative``."""
+    if risk != "upu" and float(negative.detach()) < -beta:
+        return -gamma * negative, positive - beta, True
+    total = positive + negative
+    return total, total, False
+
+
+class NNPUClassifier(NeuralPUBase):
+    """uPU / nnPU / imbalanced nnPU with a linear model, an MLP or any PyTorch module;
+    the module docstring gives the risks, the corrected step and every default's source.
+
+    Registered as ``nnpu`` (and ``upu``, ``imbalanced_nnpu`` with ``risk`` pinned).
+
+    Parameters
+    ----------
+    risk : ``"nnpu"`` (default), ``"upu"`` or ``"imbalanced_nnpu"``.
+    loss : ``"sigmoid"`` (default) or ``"logistic"``.
+    prior : class prior pi: a number in (0, 1), a registered prior estimator's name or an
+        estimator object (:func:`pu_lib.prior.resolve_prior`); required.
+    scenario : ``"single_training_set"`` (default; U = all rows) or ``"case_control"``
+        (U = the ``s = 0`` rows).
+    oversampled_prior : pi' of imbalanced nnPU (0.5); ignored by the other risks.
+    beta, gamma : the corrected step's threshold and factor (0, 1).
+    model : ``"mlp"`` (default), ``"linear"`` or a callable ``n_features -> torch.nn.Module``
+        giving one score per row (:mod:`pu_lib.neural._models`).
+    hidden_sizes, activation, batch_norm, dropout : the ``"mlp"``'s hidden widths
+        (``(100,)``), ``"relu"`` / ``"softsign"``, batch norm (False) and dropout rate (0).
+    epochs, batch_size, learning_rate, weight_decay : Adam training (100, 30000, 1e-3, 0.005).
+    early_stopping, validation_fraction, n_iter_no_change : early stopping on held-out PU
+        rows by the PU risk (False, 0.1, 10; :mod:`pu_lib.neural._training`).
+    keep_epoch_states : keep each epoch's weights for ``staged_*`` predictions (False).
+    dtype : ``"float32"`` (default) or ``"float64"`` network and data.
+    device : ``"cpu"`` (default), ``"cuda"`` or ``"auto"``.
+    random_state : seed of the initial weights, batches and dropout.
+    n_jobs : torch threads (None = 1).
+
+    Attributes
+    ----------
+    module_ : the fitted ``torch.nn.Module`` (eval mode). device_ : ``"cpu"`` / ``"cuda"``.
+    history_ : dict of per-epoch arrays: ``"risk"``, ``"negative_risk"``,
+        ``"corrected_steps"`` (and ``"validation_risk"`` with early stopping).
+    n_epochs_ : epochs run. best_epoch_ : index of the epoch whose network is kept.
+    epoch_states_ : per-epoch state dicts (numpy) with ``keep_epoch_states``, else None.
+    prior_, prior_estimator_, classes_, n_features_in_.
+    """
+
+    _purpose = "uPU / nnPU with PyTorch"
+
+    _parameter_constraints: dict = {
+        "risk": [StrOptions(set(RISKS))],
+        "loss": [StrOptions(set(LOSSES))],
+        "prior": PRIOR_CONSTRAINT,
+        "scenario": SCENARIO_CONSTRAINT,
+        "oversampled_prior": [Interval(Real, 0.0, 1.0, closed="neither")],
+        "beta": [Interval(Real, 0.0, None, closed="left")],
+        "gamma": [Interval(Real, 0.0, None, closed="right")],
+        **NeuralPUBase._common_constraints,
+    }
+
+    def __init__(self, risk="nnpu", loss="sigmoid", prior=None, scenario="single_training_set",
+                 oversampled_prior=0.5, beta=0.0, gamma=1.0, model="mlp", hidden_sizes=(100,), activation="relu",
+                 batch_norm=False, dropout=0.0, epochs=100, batch_size=30000, learning_rate=1e-3,
+                 weight_decay=0.005, early_stopping=False, validation_fraction=0.1, n_iter_no_change=10,
+                 keep_epoch_states=False, dtype="float32", device="cpu", random_state=None, n_jobs=None):
+        self.risk = risk
+        self.loss = loss
+        self.prior = prior
+        self.scenario = scenario
+        self.oversampled_prior = oversampled_prior
+        self.beta = beta
+        self.gamma = gamma
+        self.model = model
+        self.hidden_sizes = hidden_sizes
+        self.activation = activation
+        self.batch_norm = batch_norm
+        self.dropout = dropout
+        self.epochs = epochs
+        self.batch_size = batch_size
+        self.learning_rate = learning_rate
+        self.weight_decay = weight_decay
+        self.early_stopping = early_stopping
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.keep_epoch_states = keep_epoch_states
+        self.dtype = dtype
+        self.device = device
+        self.random_state = random_state
+        self.n_jobs = n_jobs
+
+    # prior may be an estimator object: validate its parameters too (nested validation)
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, s, sample_weight=None):
+        """Fit on features ``X`` and labels ``s`` (1 = labeled positive, 0 = unlabeled),
+        with optional non-negative ``sample_weight`` (rows of weight 0 are dropped)."""
+        return self._fit(X, s, sample_weight)
+
+    def _prepare(self, X, s, w, seed):
+        prior, prior_est = resolve_prior(self.prior, X, s, self.scenario,
+                                         random_state=derive_seed(seed, "prior_estimator"), n_jobs=self.n_jobs,
+                                         sample_weight=w)
+        self.prior_ = float(prior)
+        self.prior_estimator_ = prior_est
+        if self.risk == "imbalanced_nnpu":
+            pi_pos, k = float(self.oversampled_prior), (1.0 - self.oversampled_prior) / (1.0 - self.prior_)
+        else:
+            pi_pos, k = self.prior_, 1.0
+        return {"prior": self.prior_, "pi_pos": pi_pos, "k": k}
+
+    def _tensors(self, torch, X, s, w, device, dtype):
+        T = super()._tensors(torch, X, s, w, device, dtype)
+        T["in_u"] = torch.ones_like(T["s"]) if self.scenario == SCENARIOS[0] else ~T["s"]
+        return T
+
+    def _risks(self, torch, module, T, idx, consts):
+        z = scores(module, T["X"] if idx is None else T["X"][idx])
+        pick = (lambda t: t) if idx is None else (lambda t: t[idx])
+        return pu_batch_risks(torch, z, pick(T["s"]), pick(T["w"]), pick(T["in_u"]), prior=consts["prior"],
+                              pi_pos=consts["pi_pos"], k=consts["k"], loss=self.loss)
+
+    def _train_epoch(self, torch, module, optimizer, T, generator, epoch, consts):
+        n = T["X"].shape[0]
+        perm = torch.randperm(n, generator=generator).to(T["X"].device)
+        reported, negatives, corrected = [], [], 0
+        for start in range(0, n, self.batch_size):
+            idx = perm[start:start + self.batch_size]
+            positive, negative = self._risks(torch, module, T, idx, consts)
+            objective, value, was_corrected = nnpu_objective(positive, negative, risk=self.risk,
+                                                             beta=float(self.beta), gamma=float(self.gamma))
+            optimizer.zero_grad()
+            objective.backward()
+            optimizer.step()
+            reported.append(float(value.detach()))
+            negatives.append(float(negative.detach()))
+            corrected += int(was_corrected)
+        return {"risk": float(np.mean(reported)), "negative_risk": float(np.mean(negatives)),
+                "corrected_steps": corrected}
+
+    def _validation_risk(self, torch, module, T, consts):
+        positive, negative = self._risks(torch, module, T, None, consts)
+        if self.risk == "upu":
+            return float(positive + negative)
+        return float(positive + torch.clamp(negative, min=0.0))
+
+    def _proba_from_decision(self, d):
+        return 1.0 / (1.0 + np.exp(-np.clip(d, -700.0, 700.0)))
