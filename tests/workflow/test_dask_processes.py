@@ -27,9 +27,9 @@ CFG = {
     "cache_dir": ".cache/pu_lib",
     "dask": {"threads": 2, "mem_mb": 2000},
     "methods": {
-        # a forest whose repetitions take a few seconds each on one core, so that a worker
-        # can be killed while it holds one
-        "pu_et": {"method": "pu_extra_trees", "params": {"n_estimators": 150, "prior": True}},
+        # a forest whose repetitions take about a second each on one core, so that a worker
+        # can be killed while it holds one (the test polls every 0.05 s)
+        "pu_et": {"method": "pu_extra_trees", "params": {"n_estimators": 100, "prior": True}},
         "naive_lr": {"method": "naive", "base": "logistic_regression"},
     },
     "experiments": {
@@ -38,7 +38,7 @@ CFG = {
             "settings": [{"mechanism": "scar_c", "c": 0.3}],
             "split": {"test_size": 0.3},
             "methods": ["pu_et", "naive_lr"],
-            "repetitions": 6,
+            "repetitions": 4,  # two per worker
             "metrics": ["f1", "auc_roc"],
             "report": {"groupings": []},
         },
@@ -149,7 +149,7 @@ def test_scheduler_and_two_worker_processes_give_the_local_results(tmp_path, loc
         for log in (wd / "logs" / "fit_eval").rglob("*.log"):
             text = log.read_text()
             assert cluster.address in text, text
-            assert "6/6 repetitions done" in text, text  # progress lines in the job's log
+            assert "4/4 repetitions done" in text, text  # progress lines in the job's log
     finally:
         cluster.close()
     pd.testing.assert_frame_equal(fits(wd), local_run)

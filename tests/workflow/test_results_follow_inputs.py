@@ -196,33 +196,31 @@ def _aggregate_fails_naming(run, path):
 
 
 @pytest.mark.slow
-def test_a_file_with_another_cells_rows_fails_the_aggregate_naming_it(run):
+def test_a_fit_file_with_another_cells_rows_or_truncated_fails_the_aggregate_naming_it(run):
+    """Two defects one after the other, each in the same fail / keep / fix / rerun cycle."""
+    # a valid fit file of another cell under this cell's name
     victim = _fit(run.wd, "elkan_noto_lr", SETTINGS[0])
     time.sleep(1.1)
-    shutil.copyfile(_fit(run.wd, "naive_lr", SETTINGS[0]), victim)  # a valid file of another cell
+    shutil.copyfile(_fit(run.wd, "naive_lr", SETTINGS[0]), victim)
     out = _aggregate_fails_naming(run, victim)
     assert "holds rows of method ['naive_lr'], but it is named for method 'elkan_noto_lr'" in out
-    victim.unlink()  # rerun that cell: then the aggregate succeeds again
-    run("--cores", "2")
-    assert not (run.wd / "results" / "aggregate" / ".rt.parquet.failed").exists()
-    assert _nothing_to_do(run)
-
-
-@pytest.mark.slow
-def test_a_truncated_file_fails_the_aggregate_naming_it(run):
-    victim = _fit(run.wd, "naive_lr", SETTINGS[0])
-    time.sleep(1.1)
-    data = victim.read_bytes()
-    victim.write_bytes(data[: len(data) // 3])
-    out = _aggregate_fails_naming(run, victim)
-    assert "cannot read result file" in out
     # the failure is reported again until the file is fixed: each failure gives the rule's
     # last_failure parameter a new value, so the run after a second failure plans it too
     again = run("--cores", "1", check=False)
     assert again.returncode != 0 and str(victim.relative_to(run.wd)) in again.stdout + again.stderr
     assert "aggregate" in run.planned()
+    # fix it (delete it: its cell reruns) and break another: a truncated fit file
     victim.unlink()
+    truncated = _fit(run.wd, "naive_lr", SETTINGS[0])
+    time.sleep(1.1)
+    data = truncated.read_bytes()
+    truncated.write_bytes(data[: len(data) // 3])
+    out = _aggregate_fails_naming(run, truncated)
+    assert "cannot read result file" in out
+    assert victim.exists()  # the deleted cell was fitted again on the way
+    truncated.unlink()  # rerun that cell: then the aggregate succeeds again
     run("--cores", "2")
+    assert not (run.wd / "results" / "aggregate" / ".rt.parquet.failed").exists()
     assert _nothing_to_do(run)
 
 
