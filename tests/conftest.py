@@ -106,6 +106,33 @@ def run_snakemake(workdir, *args, check: bool = True) -> subprocess.CompletedPro
     return proc
 
 
+#: with ``PU_LIB_REQUIRE_TORCH=1`` (.ci/run) the neural tests fail instead of skipping
+#: when torch cannot be imported, as ``PU_LIB_REQUIRE_SLURM`` does for the SLURM tests
+REQUIRE_TORCH = os.environ.get("PU_LIB_REQUIRE_TORCH") == "1"
+
+
+def torch_or_skip():
+    """torch, or skip the calling test (or module, at import) when it cannot be imported;
+    with ``PU_LIB_REQUIRE_TORCH=1`` fail instead."""
+    try:
+        import torch
+    except ImportError as exc:
+        reason = f"torch cannot be imported ({exc}); pip install torch==2.13.0 gives the CPU build"
+        if REQUIRE_TORCH:
+            pytest.fail(f"PU_LIB_REQUIRE_TORCH=1 but {reason}", pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
+    return torch
+
+
+def is_neural(estimator_or_name) -> bool:
+    """Whether a registered name or an estimator belongs to :mod:`pu_lib.neural` (needs torch)."""
+    if isinstance(estimator_or_name, str):
+        from pu_lib import registry
+
+        return registry.METHODS[estimator_or_name].target.startswith("pu_lib.neural")
+    return type(estimator_or_name).__module__.startswith("pu_lib.neural")
+
+
 #: environment variable naming the folder of the ``scontrol`` shim of :func:`_no_wait_for_a_slurm_controller`
 SCONTROL_SHIM_ENV = "PU_LIB_TEST_SCONTROL_SHIM"
 

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 from sklearn.base import BaseEstimator
 
+from conftest import is_neural, torch_or_skip
 from pu_lib import registry
 from pu_lib.base import PUClassifierMixin
 from pu_lib.prior.base import BasePriorEstimator
@@ -29,6 +30,8 @@ from pu_lib.utils.estimator_checks import (
     sklearn_checks,
 )
 
+NEURAL_CHECK_PARAMS = {"hidden_sizes": (16,), "epochs": 20, "batch_size": 1000, "learning_rate": 3e-2,
+                      "dtype": "float64"}
 #: registry name -> constructor parameters used for the checks (speed only)
 CHECK_PARAMS: dict[str, dict] = {
     # tree methods: few trees; PU trees get a numeric prior (no prior estimator in the loop)
@@ -60,6 +63,12 @@ CHECK_PARAMS: dict[str, dict] = {
     "propensity_weighted": {"propensity_function": "one"},
     "label_frequency_weighted": {"label_frequency": 1.0},
     "sar_em": {"propensity_attributes": [0], "max_iter": 20},
+    # neural PU learners: a small MLP, full batches (integer weights == repeated rows holds
+    # for whole-set batches), float64, a numeric prior
+    "upu": {"prior": 0.4, **NEURAL_CHECK_PARAMS},
+    "nnpu": {"prior": 0.4, **NEURAL_CHECK_PARAMS},
+    "imbalanced_nnpu": {"prior": 0.4, **NEURAL_CHECK_PARAMS},
+    "vpu": {**NEURAL_CHECK_PARAMS},
 }
 
 
@@ -141,4 +150,6 @@ def test_the_pu_checks_fail_on_a_broken_estimator(check):
 
 @parametrize_with_checks(ESTIMATORS)
 def test_estimator_checks(estimator, check):
+    if is_neural(estimator):
+        torch_or_skip()
     check(estimator)

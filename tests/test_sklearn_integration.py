@@ -12,6 +12,7 @@ from sklearn.model_selection import GridSearchCV, StratifiedKFold, cross_val_sco
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
+from conftest import is_neural, torch_or_skip
 from pu_lib import registry
 
 #: small, fast settings per method (the tests check the API, not accuracy)
@@ -35,6 +36,11 @@ FAST = {
     "propensity_weighted": {"propensity_function": "half"},
     "label_frequency_weighted": {"label_frequency": 0.5},
     "sar_em": {"propensity_attributes": [0], "max_iter": 30},
+    # neural PU learners: a small MLP, few epochs
+    "upu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
+    "nnpu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
+    "imbalanced_nnpu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
+    "vpu": {"hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
 }
 
 
@@ -58,6 +64,8 @@ def pu_data():
 
 
 def _make(name):
+    if is_neural(name):
+        torch_or_skip()
     return registry.make_estimator(name, FAST.get(name), random_state=0)
 
 
@@ -65,7 +73,7 @@ def _grid(est):
     """A two-value grid over a parameter every classifier has in some form."""
     params = est.get_params()
     for key, values in (("n_estimators", [5, 10]), ("max_depth", [3, 6]), ("hold_out_ratio", [0.1, 0.2]),
-                        ("noise_level", [0.1, 0.2]),
+                        ("noise_level", [0.1, 0.2]), ("epochs", [2, 3]),
                         ("estimator__logisticregression__C", [0.1, 1.0])):
         if key in params:
             return {key: values}

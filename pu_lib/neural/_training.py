@@ -315,7 +315,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ pickling
     def __getstate__(self):
-        state = super().__getstate__()
+        state = dict(super().__getstate__())  # object.__getstate__ gives __dict__ itself: copy
         module = state.get("module_")
         if module is not None:
             state["module_"] = None
