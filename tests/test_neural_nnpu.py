@@ -92,7 +92,7 @@ def test_the_corrected_step_is_minus_gamma_times_the_negative_risk_gradient(risk
     np.testing.assert_allclose(z.grad.numpy(), closed, rtol=1e-12, atol=1e-15)
     stepped = (z - 0.1 * z.grad).detach()
     _, neg_after = pu_batch_risks(torch, stepped, s, w, in_u, prior=prior, pi_pos=pi_pos, k=k, loss="sigmoid")
-    assert float(neg_after) > float(neg)
+    assert float(neg_after) > float(neg.detach())
     # above -beta (beta = 1 > pi) the same batch takes the uPU step
     _, _, corrected = nnpu_objective(pos, neg, risk=risk, beta=1.0, gamma=gamma)
     assert not corrected

@@ -44,7 +44,7 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.base import BaseEstimator
-from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from pu_lib._optional import require
@@ -121,7 +121,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator):
     _purpose = "a neural PU learner"
 
     _common_constraints: dict = {
-        "model": [StrOptions(set(MODELS)), callable],
+        "model": [StrOptions(set(MODELS)), HasMethods(["__call__"])],
         "hidden_sizes": ["array-like"],
         "activation": [StrOptions(set(ACTIVATIONS))],
         "batch_norm": ["boolean"],
