@@ -219,3 +219,12 @@ def test_fit_without_torch_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(ImportError, match=r'pip install "pu_lib\[nn\]"'):
         NNPUClassifier(prior=0.4, **SMALL).fit(X, s)
+
+
+def test_a_last_batch_of_one_row_joins_the_one_before_so_batch_norm_trains():
+    from pu_lib.neural._training import batch_bounds
+
+    assert batch_bounds(9, 4) == [(0, 4), (4, 9)] and batch_bounds(10, 4) == [(0, 4), (4, 8), (8, 10)]
+    assert batch_bounds(1, 4) == [(0, 1)]
+    X, s, _ = _data(n=65)
+    NNPUClassifier(prior=0.4, batch_norm=True, **SMALL).fit(X, s)  # 65 = 64 + 1 rows

@@ -6,7 +6,8 @@ epoch (``_train_epoch``) and its PU risk on held-out rows (``_validation_risk``)
 **Training.** Adam (``torch.optim.Adam``: ``learning_rate``, ``weight_decay`` as an L2 term
 added to the gradient, as the Chainer ``WeightDecay`` hook of the nnPU reference does, and
 the method's betas) on mini-batches of ``batch_size`` rows drawn by index tensors from a
-per-epoch permutation (no ``DataLoader``), ``epochs`` passes. The data live on the device
+per-epoch permutation (no ``DataLoader``; a last batch of one row joins the one before
+it), ``epochs`` passes. The data live on the device
 as two tensors for the whole fit.
 
 **Randomness.** ``random_state`` gives one integer seed (``None``: fresh entropy); from it
@@ -96,6 +97,16 @@ def state_to_numpy(module) -> dict:
 
 def load_numpy_state(torch, module, state: dict) -> None:
     module.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in state.items()})
+
+
+def batch_bounds(n: int, batch_size: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of the mini-batches of ``n`` rows: ``batch_size`` rows each, the
+    last one shorter; a last batch of one row joins the one before it (batch norm needs
+    two rows in training mode)."""
+    bounds = [(start, min(start + batch_size, n)) for start in range(0, n, batch_size)]
+    if len(bounds) > 1 and bounds[-1][1] - bounds[-1][0] == 1:
+        bounds[-2:] = [(bounds[-2][0], n)]
+    return bounds
 
 
 def stratified_holdout(s: np.ndarray, fraction: float, seed: int) -> np.ndarray:

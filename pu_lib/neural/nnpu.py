@@ -91,7 +91,7 @@ from pu_lib._seeding import derive_seed
 from pu_lib._validation import SCENARIOS
 from pu_lib.base import PRIOR_CONSTRAINT, SCENARIO_CONSTRAINT
 from pu_lib.neural._models import scores
-from pu_lib.neural._training import NeuralPUBase
+from pu_lib.neural._training import NeuralPUBase, batch_bounds
 from pu_lib.prior import resolve_prior
 
 __all__ = ["LOSSES", "RISKS", "NNPUClassifier", "loss_pair", "nnpu_objective", "pu_batch_risks"]
@@ -248,8 +248,8 @@ class NNPUClassifier(NeuralPUBase):
         n = T["X"].shape[0]
         perm = torch.randperm(n, generator=generator).to(T["X"].device)
         reported, negatives, corrected = [], [], 0
-        for start in range(0, n, self.batch_size):
-            idx = perm[start:start + self.batch_size]
+        for start, stop in batch_bounds(n, self.batch_size):
+            idx = perm[start:stop]
             positive, negative = self._risks(torch, module, T, idx, consts)
             objective, value, was_corrected = nnpu_objective(positive, negative, risk=self.risk,
                                                              beta=float(self.beta), gamma=float(self.gamma))

@@ -55,7 +55,7 @@ from sklearn.utils._param_validation import Interval
 from pu_lib._validation import SCENARIOS
 from pu_lib.base import PU_CLASSIFIER_EXPECTED_FAILED_CHECKS, SCENARIO_CONSTRAINT, applicable_expected_failed_checks
 from pu_lib.neural._models import scores
-from pu_lib.neural._training import NeuralPUBase
+from pu_lib.neural._training import NeuralPUBase, batch_bounds
 
 __all__ = ["VPUClassifier", "vpu_variational_loss"]
 
@@ -174,8 +174,8 @@ class VPUClassifier(NeuralPUBase):
         beta = torch.distributions.Beta(torch.tensor(float(self.mix_alpha)), torch.tensor(float(self.mix_alpha)))
         losses, var_losses, mix_losses = [], [], []
         B = self.batch_size
-        for start in range(0, x_order.shape[0], B):
-            xi = x_order[start:start + B]
+        for start, stop in batch_bounds(x_order.shape[0], B):
+            xi = x_order[start:stop]
             nb = min(B, p_order.shape[0])
             if p_pos + nb > p_order.shape[0]:
                 p_order = p_rows[torch.randperm(p_rows.shape[0], generator=generator).to(dev)]
