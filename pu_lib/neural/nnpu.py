@@ -71,6 +71,14 @@ experiment network (``--preset exp-mnist``, ``MultiLayerPerceptron``) is
 ``oversampled_prior=0.5`` is Su et al.'s pi' (the ``oversampling=0.50`` of the PU
 Hellinger authors' experiments, as :class:`pu_lib.baselines.PURiskXGBClassifier`).
 
+**Scenarios and the reference's data.** The reference's MNIST set (``dataset.py``,
+``make_PU_dataset_from_binary_dataset`` with ``|U| = |X|``) is 1,000 labeled positives plus
+the whole training set as U (the labeled images appear again in U), even digits positive,
+pixels divided by 255, and the prior the positives' share of the training set. That is
+the single-training-set scenario here: rows with ``s = 1`` count in P and in U, and
+``prior`` is Pr(y = 1) over all rows. In the case-control scenario U is the ``s = 0`` rows
+and ``prior`` is their positive share.
+
 **Sample weights** enter the weighted means above; integer weights equal repeated rows
 when a batch is the whole training set (``batch_size >= n``, no batch norm, no dropout:
 tested); with mini-batches the batches differ, and batch norm's statistics are unweighted.
