@@ -194,8 +194,27 @@ def pytest_collection_modifyitems(config, items):
     its 75 s that way on a 2-core Xeon. pytest never shows an xfail's traceback, so the
     test outcome and every report stay the same. ``--runxfail`` (xfails run as plain
     tests) keeps the full traceback."""
+    _group_for_two_workers(items)
     if config.getoption("runxfail"):
         return
     for item in items:
         if item.get_closest_marker("xfail") is not None and hasattr(item, "repr_failure"):
             item.repr_failure = _short_repr_failure
+
+
+#: session fixtures that run a whole workflow once: every test that reads one goes to the
+#: same pytest-xdist worker, so that the run is made once per suite, not once per worker
+SHARED_RUN_GROUPS = {"tiny_core": "tiny_run", "tiny_run": "tiny_run", "tiny_run_output": "tiny_run",
+                     "default_run": "default_run"}
+
+
+def _group_for_two_workers(items):
+    """``xdist_group`` marks for ``pytest -n 2 --dist loadgroup`` (the README's test command):
+    the tests of one file stay together (module fixtures, such as a workflow run that the
+    file's tests change one after another, are made once), and the readers of a shared
+    workflow run (:data:`SHARED_RUN_GROUPS`) form one group across files. Without xdist the
+    marks do nothing."""
+    for item in items:
+        names = [SHARED_RUN_GROUPS[f] for f in getattr(item, "fixturenames", ()) if f in SHARED_RUN_GROUPS]
+        group = names[0] if names else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
