@@ -285,6 +285,7 @@ def run_repetition(task: dict) -> dict:
                 "targets; the dataset file changed after the labels were made"
             )
         tr = split == "train"
+        X = scale_features(X, rows[split != "test"], task["method_spec"].get("scale"))
         attrs = lab.get("propensity_attributes")
         cell = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"], tr=tr,
                               propensity_attributes=attrs)
@@ -315,6 +316,34 @@ def run_repetition(task: dict) -> dict:
             with _recorded_fit_errors(task, row):
                 row.update(classifier_row(est, cell, kwargs, task, prior_given))
         return row
+
+
+#: method-spec ``scale`` values (:func:`scale_features`)
+METHOD_SCALES = ("min_max",)
+
+
+def scale_features(X: np.ndarray, fit_rows: np.ndarray, scale: str | None) -> np.ndarray:
+    """``X`` as a method with ``scale`` in its spec sees it (``None``: unchanged).
+
+    ``scale: min_max`` maps every column to [0, 1] by the minimum and maximum of the rows
+    ``fit_rows`` -- the repetition's training and validation rows, never its test rows, so
+    no test value enters the scaling (test values outside the training range fall outside
+    [0, 1]); a constant column becomes 0. It is a per-method transform (the PU Extra Trees
+    paper scales UNSW-NB15 and Covtype to [0, 1] for its neural networks only), applied
+    to a new array: the cached data set and the other methods' features stay as loaded.
+    """
+    if scale is None:
+        return X
+    if scale not in METHOD_SCALES:
+        raise ValueError(f"method spec: unknown scale {scale!r}; expected one of {list(METHOD_SCALES)}")
+    if len(fit_rows) == 0:
+        raise ValueError("scale: min_max needs training rows to take the minimum and maximum from")
+    part = X[fit_rows]
+    mn, mx = part.min(axis=0), part.max(axis=0)
+    rng = mx - mn
+    out = (X - mn) / np.where(rng > 0, rng, 1).astype(X.dtype)
+    out[:, rng == 0] = 0
+    return np.ascontiguousarray(out, dtype=X.dtype)
 
 
 @contextlib.contextmanager
