@@ -1,8 +1,10 @@
-"""Metric-versus-rounds curves of boosting methods (Ada-PU paper Figures 1-3 and 5).
+"""Metric-versus-rounds curves of boosting methods and metric-versus-epochs curves of
+the neural PU learners (Ada-PU paper Figures 1-3 and 5).
 
 An experiment with ``staged_metrics: [accuracy]`` records, for every method with
-``staged_predict`` (Ada-PU, the PN boosting baselines), the metric on the evaluation
-rows after each boosting round: the result column ``staged_accuracy`` holds one list per
+``staged_predict`` (Ada-PU, the PN boosting baselines, and the neural PU learners fitted
+with ``keep_epoch_states: true``), the metric on the evaluation rows after each boosting
+round or training epoch: the result column ``staged_accuracy`` holds one list per
 repetition (:func:`staged_scores`). Rule ``curves`` turns the aggregate into a table of
 mean and standard deviation per (data set, setting, method, round) and a figure with one
 panel per data set and setting, the mean as a line and mean +/- sd as a band, as the
@@ -18,10 +20,25 @@ import pandas as pd
 from pu_lib._io import write_text_atomic
 from pu_lib._optional import require
 
-__all__ = ["STAGED_METRICS", "curve_figure", "curve_summary", "staged_scores", "write_curve_outputs"]
+__all__ = ["STAGED_METRICS", "curve_figure", "curve_summary", "staged_scores", "write_curve_outputs", "x_label"]
 
 #: metrics that can be recorded per round (functions of the true and predicted classes)
 STAGED_METRICS = ("accuracy", "f1")
+
+
+def x_label(methods) -> str:
+    """The x axis of a curve figure for the registered method names ``methods``: boosting
+    methods stage by round, the neural PU learners (:mod:`pu_lib.neural`) by training
+    epoch; with both, the Ada-PU paper's shared axis ("we put the number of weak
+    classifiers and training epochs together as the horizontal axis"), named as both."""
+    from pu_lib import registry
+
+    neural = [registry.get(m).target.startswith("pu_lib.neural") for m in methods]
+    if neural and all(neural):
+        return "training epoch"
+    if any(neural):
+        return "boosting round / training epoch (networks)"
+    return "boosting round"
 
 
 def staged_scores(est, X, y, metrics) -> dict[str, list[float]]:
@@ -73,7 +90,7 @@ def _isnan(v) -> bool:
     return isinstance(v, float) and np.isnan(v)
 
 
-def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = ""):
+def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "", xlabel: str = "boosting round"):
     """One panel per (dataset, setting): the metric's mean per round per method, with a
     mean +/- sd band (the paper's; clipped to the metric's range,
     :func:`pu_lib.reporting.value_range`)."""
@@ -105,7 +122,7 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
             ax.fill_between(r["round"], np.clip(r["mean"] - sd, low, high), np.clip(r["mean"] + sd, low, high),
                             color=c, alpha=0.2, lw=0)
         ax.set_title(f"{dataset} ({setting})" if len(set(s for _, s in panels)) > 1 else str(dataset), fontsize=10)
-        ax.set_xlabel("boosting round")
+        ax.set_xlabel(xlabel)
         ax.set_ylabel(f"test {metric}")
         ax.grid(alpha=0.3)
     from pu_lib.figures import finish_panel_grid
@@ -113,14 +130,17 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
     return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=5, bottom=0.08)
 
 
-def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, methods, outputs: dict) -> str:
-    """Write the curve table (``outputs["csv"]``) and figure (``png``, ``pdf``); return a
-    short text summary (the last round's mean per data set and method) for the log."""
+def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, methods, outputs: dict,
+                        xlabel: str = "boosting round") -> str:
+    """Write the curve table (``outputs["csv"]``) and figure (``png``, ``pdf``; x axis
+    ``xlabel``, :func:`x_label`); return a short text summary (the last round's mean per
+    data set and method) for the log."""
     from pu_lib.figures import save_figure
 
     summary = curve_summary(results, metric, methods)
     write_text_atomic(summary.to_csv(index=False), outputs["csv"])
-    fig = curve_figure(summary, metric, title=f"{experiment}: test {metric} by boosting round (mean, band = sd)")
+    fig = curve_figure(summary, metric, title=f"{experiment}: test {metric} by {xlabel} (mean, band = sd)",
+                       xlabel=xlabel)
     save_figure(fig, [outputs["png"], outputs["pdf"]])
     last = summary.groupby(["dataset", "setting", "method"], sort=False).tail(1)
     return last.to_string(index=False)

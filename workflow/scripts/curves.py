@@ -1,8 +1,8 @@
-"""Rule `curves`: test metric by boosting round (Ada-PU Figures 1-3 and 5)."""
+"""Rule `curves`: test metric by boosting round or training epoch (Ada-PU Figures 1-3 and 5)."""
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.curves import write_curve_outputs
+from pu_lib.experiments.curves import write_curve_outputs, x_label
 
 log = log_to_file(snakemake.log[0])
 summary = write_curve_outputs(
@@ -11,5 +11,6 @@ summary = write_curve_outputs(
     metric=snakemake.wildcards.metric,
     methods=list(snakemake.params.methods),
     outputs=dict(snakemake.output.items()),
+    xlabel=x_label([snakemake.config["methods"][m]["method"] for m in snakemake.params.methods]),
 )
 log.info("last round per method:\n%s", summary)
