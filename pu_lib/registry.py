@@ -129,7 +129,8 @@ METHODS: dict[str, Method] = {
         "Zhao et al., A Boosting Algorithm for PU Learning, Algorithms 1-2"),
     "pn_boosting": Method(
         "pu_lib.baselines:PNBoostingClassifier", "classifier",
-        "oracle: AdaBoost / gradient boosting / XGBoost stumps on a PN sample (n_p = 1000, n_n = (pi_n/2pi_p)^2 n_p)",
+        "oracle: AdaBoost / gradient boosting / XGBoost stumps on a PN sample (n_p = the labeled positives, "
+        "n_n = int((pi_n/2pi_p)^2 n_p), at least 1)",
         "Zhao et al. (Ada-PU), Sections 5.1-5.2.2"),
     # --- learning from SAR data (Bekker thesis, chapter 5)
     "supervised": Method(

@@ -8,7 +8,7 @@ from sklearn.datasets import make_classification
 
 from pu_lib.base import fit_inputs
 from pu_lib.baselines import PNBoostingClassifier
-from pu_lib.baselines.pn_boosting import BOOSTERS, paper_n_negatives
+from pu_lib.baselines.pn_boosting import BOOSTERS, MIN_PER_CLASS, paper_n_negatives
 
 
 @pytest.fixture(scope="module")
@@ -36,6 +36,55 @@ def test_the_pn_sample_has_the_papers_sizes_and_true_classes(data):
     rows = est.sample_indices_
     assert rows.size == est.n_positives_ + est.n_negatives_ == np.unique(rows).size
     assert y[rows].sum() == 1000
+
+
+def _labeled(y, n, seed=0):
+    """PU labels: ``n`` of the positives of ``y`` labeled."""
+    s = np.zeros_like(y)
+    s[np.random.default_rng(seed).choice(np.flatnonzero(y == 1), n, replace=False)] = 1
+    return s
+
+
+def test_by_default_n_p_is_the_pu_methods_label_budget(data):
+    # the authors' get_pn: n_p = the labeled count, n_n = int((pi_n / (2 pi_p))^2 n_p)
+    X, y = data
+    est = PNBoostingClassifier(n_estimators=5, random_state=0).fit(X, _labeled(y, 100), y_true=y)
+    assert est.n_positives_ == 100
+    assert est.n_negatives_ == max(MIN_PER_CLASS, paper_n_negatives(100, y.mean()))
+    assert y[est.sample_indices_].sum() == 100  # drawn by the true classes
+    # fitted on classes alone: every positive
+    assert PNBoostingClassifier(n_estimators=5, random_state=0).fit(X, y).n_positives_ == y.sum()
+
+
+def test_below_one_negative_the_minimum_is_drawn_and_the_booster_still_fits(data):
+    X, y = data  # prior 0.6: int((0.4 / 1.2)^2 * 5) = 0 negatives by the formula
+    assert paper_n_negatives(5, y.mean()) == 0
+    for booster in sorted(BOOSTERS):
+        est = PNBoostingClassifier(booster=booster, n_estimators=5, random_state=0).fit(
+            X, _labeled(y, 5), y_true=y)
+        assert (est.n_positives_, est.n_negatives_) == (5, MIN_PER_CLASS)
+        assert set(np.unique(est.predict(X))) <= {0, 1}
+
+
+def test_no_labeled_positive_is_refused(data):
+    X, y = data
+    with pytest.raises(ValueError, match="labeled positive"):
+        PNBoostingClassifier().fit(X, np.zeros_like(y), y_true=y)
+
+
+def test_the_result_row_records_the_pn_sample_sizes(data):
+    from pu_lib.experiments.classifier_eval import classifier_row
+    from pu_lib.experiments.runner import RepetitionData, fit_kwargs
+
+    X, y = data[0][:600], data[1][:600]
+    split = np.where(np.arange(600) < 450, "train", "test")
+    s = np.where(split == "train", _labeled(np.where(split == "train", y, 0), 20), 0)
+    cell = RepetitionData(X, np.arange(600), split, s, y, None, split == "train")
+    est = PNBoostingClassifier(n_estimators=5, random_state=0)
+    row = classifier_row(est, cell, fit_kwargs(est, cell.supplied()), {"evaluate_on": "test"}, None)
+    assert row["fit_on"] == "y"
+    assert (row["pn_n_positives"], row["pn_n_negatives"]) == (20, est.n_negatives_)
+    assert row["pn_n_negatives"] == max(MIN_PER_CLASS, paper_n_negatives(20, y[:450].mean()))
 
 
 def test_more_positives_asked_than_exist_takes_them_all(data):

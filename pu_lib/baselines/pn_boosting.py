@@ -3,19 +3,33 @@ scikit-learn's AdaBoost and gradient boosting and XGBoost, each with 100 decisio
 trained on *positive and negative* data drawn from the training rows by their true
 classes.
 
-**The PN sample** (Section 5.1, after Kiryo et al. 2017): ``n_p = 1,000`` positives and
-``n_n = (pi_n / (2 pi_p))^2 n_p`` negatives, ``pi_p`` the class prior of the training
-rows (``pi_n = 1 - pi_p``), drawn without replacement. That many negatives make a PN
-learner about as informative as a PU learner with unlimited unlabeled data (Niu et al.
-2016), which is the comparison the paper draws. Choices the paper leaves open (tested in
-``tests/test_pn_boosting.py``):
+**The PN sample** (Section 5.1, after Kiryo et al. 2017; the authors' ``get_pn`` in
+``src/load_data.py`` of github.com/Yawen-Zhao-820/Ada-PU): ``n_p`` positives and
+``n_n = int((pi_n / (2 pi_p))^2 n_p)`` negatives, ``pi_p`` the class prior of the training
+rows (``pi_n = 1 - pi_p``), drawn without replacement from the training rows by their true
+classes. That many negatives make a PN learner about as informative as a PU learner with
+unlimited unlabeled data (Niu et al. 2016), which is the comparison the paper draws.
+``n_p`` is the PU methods' label budget: with ``n_positives="labeled"`` (the default) it is
+the number of rows with ``y == 1`` -- in a PU experiment the labeled positives ``s`` the PU
+methods get (the authors' script passes its ``num_pos``, 10 on Breast Cancer and 1,000 on
+the other sets, to ``get_pn``); fitted on classes alone (no ``y_true``), every positive.
+Choices the paper leaves open (tested in ``tests/test_pn_boosting.py``):
 
-* ``n_positives`` larger than the training positives (Breast Cancer: about 285 training
-  positives) takes all of them; ``n_n`` is computed from the number actually drawn,
-  rounded down as the authors' code (``int``), at least 1 and at most the training
-  negatives.
+* ``n_p`` larger than the training positives takes all of them; ``n_n`` is computed from
+  the number actually drawn, rounded down as the authors' code (``int``), and capped at
+  the training negatives.
+* **The minimum.** The boosters are two-class learners: they need at least one row of each
+  class (``MIN_PER_CLASS = 1``). Where the formula gives fewer than one negative
+  (``pi_p > 1 / (1 + 2 / sqrt(n_p))``: Breast Cancer with 10 labeled positives and our
+  split's prior 0.63 gives ``int(0.885) = 0``) one negative is drawn. With so few rows of
+  one class the boosters predict (nearly) one class everywhere; that is the paper's
+  protocol, not a failure (the authors' ``get_pn`` at their prior 0.59 draws 1 negative
+  for 10 positives). No labeled positive (``n_p = 0``) is a ``ValueError``.
 * Rows are drawn with a generator seeded by ``random_state``; the booster gets the same
   seed.
+
+The fitted ``n_positives_`` / ``n_negatives_`` are written to the result rows of the
+workflow (columns ``pn_n_positives`` / ``pn_n_negatives``).
 
 **Boosters** (``booster``), all with ``n_estimators`` stumps and their library defaults
 otherwise: ``"adaboost"`` -- ``AdaBoostClassifier(DecisionTreeClassifier(max_depth=1))``
@@ -45,7 +59,7 @@ from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_input_kind, check_sample_weight, check_X
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 
-__all__ = ["BOOSTERS", "PNBoostingClassifier", "paper_n_negatives"]
+__all__ = ["BOOSTERS", "MIN_PER_CLASS", "PNBoostingClassifier", "paper_n_negatives"]
 
 #: booster name -> what it is
 BOOSTERS = {
@@ -53,6 +67,9 @@ BOOSTERS = {
     "gradient_boosting": "scikit-learn GradientBoostingClassifier(max_depth=1)",
     "xgboost": "xgboost XGBClassifier(max_depth=1)",
 }
+
+#: rows of each class the PN sample holds at least (the boosters are two-class learners)
+MIN_PER_CLASS = 1
 
 
 def paper_n_negatives(n_positives: int, prior: float) -> int:
@@ -70,10 +87,13 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     ----------
     booster : {"adaboost", "gradient_boosting", "xgboost"}, default "adaboost"
     n_estimators : int, default 100
-    n_positives : int or None, default 1000
-        Positives drawn (all of them when there are fewer; None: all).
+    n_positives : "labeled", int or None, default "labeled"
+        Positives drawn: ``"labeled"`` = the number of rows with ``y == 1`` (the labeled
+        positives of a PU experiment, the authors' ``get_pn``); an int (all positives
+        when there are fewer); None: all.
     n_negatives : "paper", int or None, default "paper"
-        Negatives drawn: ``"paper"`` = ``(pi_n / (2 pi_p))^2 n_p``; None: all.
+        Negatives drawn: ``"paper"`` = ``int((pi_n / (2 pi_p))^2 n_p)``, at least
+        ``MIN_PER_CLASS``; None: all.
     n_jobs : int or None (XGBoost threads)
     random_state : None, int, numpy Generator or RandomState
 
@@ -89,7 +109,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "booster": [StrOptions(set(BOOSTERS))],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
-        "n_positives": [Interval(Integral, 1, None, closed="left"), None],
+        "n_positives": [StrOptions({"labeled"}), Interval(Integral, 1, None, closed="left"), None],
         "n_negatives": [StrOptions({"paper"}), Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
         "random_state": RANDOM_STATE_CONSTRAINT,
@@ -102,7 +122,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
             "row changes which rows are drawn, so integer weights cannot equal repeated rows; with n_positives and "
             "n_negatives None (every row) the booster gets the weights (tested in tests/test_pn_boosting.py)")}
 
-    def __init__(self, booster="adaboost", n_estimators=100, n_positives=1000, n_negatives="paper", n_jobs=None,
+    def __init__(self, booster="adaboost", n_estimators=100, n_positives="labeled", n_negatives="paper", n_jobs=None,
                  random_state=None):
         self.booster = booster
         self.n_estimators = n_estimators
@@ -136,6 +156,13 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y, y_true=None, sample_weight=None):
         """Draw the PN sample by the classes ``y_true`` (default ``y``) and fit the booster."""
         check_input_kind(X)
+        n_labeled = None
+        if self.n_positives == "labeled" and y_true is not None:
+            s_arr = np.asarray(y)
+            if s_arr.ndim != 1 or s_arr.shape[0] != np.shape(y_true)[0]:
+                raise ValueError(f"y (the PU labels) must be 1-d with one entry per row of y_true, got shape "
+                                 f"{s_arr.shape} for {np.shape(y_true)[0]} rows")
+            n_labeled = int(np.sum(s_arr == 1))
         X, y = validate_data(self, X, y if y_true is None else y_true, dtype=np.float64)
         X = check_X(X)
         check_classification_targets(y)
@@ -148,7 +175,14 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
         rng = np.random.default_rng(derive_seed(seed, "pn_sample"))
         pos = np.flatnonzero(yi == 1)
         neg = np.flatnonzero(yi == 0)
-        n_p = pos.size if self.n_positives is None else min(self.n_positives, pos.size)
+        if self.n_positives == "labeled":
+            n_p = pos.size if n_labeled is None else n_labeled
+        else:
+            n_p = pos.size if self.n_positives is None else self.n_positives
+        if n_p < 1:
+            raise ValueError('PNBoostingClassifier(n_positives="labeled") needs at least one labeled positive '
+                             "(y == 1) to size the PN sample, got none")
+        n_p = min(n_p, pos.size)
         prior = pos.size / yi.size
         if self.n_negatives is None:
             n_n = neg.size
@@ -156,7 +190,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
             n_n = paper_n_negatives(n_p, prior)
         else:
             n_n = self.n_negatives
-        n_n = int(min(max(n_n, 1), neg.size))
+        n_n = int(min(max(n_n, MIN_PER_CLASS), neg.size))
         rows = np.sort(np.concatenate([rng.choice(pos, n_p, replace=False), rng.choice(neg, n_n, replace=False)]))
         est = self._make_booster(derive_seed(seed, "booster") % (2**31))
         fit_params = {} if sw is None else {"sample_weight": sw[rows]}

@@ -12,6 +12,9 @@ Columns besides :data:`pu_lib.metrics.METRICS`:
   estimated or given prior of the training sample), else NaN; ``prior_given``: the prior
   passed in the config (a number, or the true prior for ``prior: true``), else NaN;
 * ``c_true`` / ``c_hat``: the label frequency and the estimator's ``c_`` (Elkan-Noto);
+* ``pn_n_positives`` / ``pn_n_negatives`` (only for estimators with a PN training
+  sample, ``n_positives_`` and ``n_negatives_`` fitted: the Ada-PU paper's PN baselines):
+  the positives and negatives it was trained on;
 * ``pu_risk_*``: how the training zero-one PU risk (PU ET Appendix K) was computed;
 * ``propensity_mse``: for a method with a propensity model (``propensity(X)``: SAR-EM,
   the label-frequency-weighted SCAR and naive classifiers), the mean squared error of its
@@ -204,6 +207,9 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         "predict_seconds": predict_seconds,
         "propensity_mse": propensity_mse(est, X_ev, y_ev, e_ev),
     }
+    if hasattr(est, "n_positives_") and hasattr(est, "n_negatives_"):  # a PN sample (pn_boosting)
+        row["pn_n_positives"] = int(est.n_positives_)
+        row["pn_n_negatives"] = int(est.n_negatives_)
     row.update({k: float(v) for k, v in res.items()})
     if task.get("staged_metrics"):  # per-round curves of boosting methods (lists)
         from pu_lib.experiments.curves import staged_scores

@@ -74,6 +74,9 @@ def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(tiny_run_o
     assert (ada["fit_on"] == "s").all()
     pn = agg[agg["method"].str.startswith("pn_")]
     assert (pn["fit_on"] == "y").all()  # the PN baselines are trained on true classes
+    # the authors' get_pn: n_p = the labeled count; Breast Cancer's prior 0.63 gives
+    # int(0.885) = 0 negatives by the formula, so the documented minimum of 1
+    assert (pn["pn_n_positives"] == 10).all() and (pn["pn_n_negatives"] == 1).all()
     for _, row in agg.iterrows():
         curve = np.asarray(row["staged_accuracy"], dtype=float)
         assert curve.shape == (20,) and np.all((curve >= 0) & (curve <= 1))
