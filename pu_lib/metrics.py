@@ -312,20 +312,60 @@ def best_f1_threshold(y, score, midpoint: bool = False) -> tuple[float, float]:
     return t, float(f1_vals[k])
 
 
-def f1_at_best_threshold(y_val, score_val, y_test, score_test) -> float:
+#: rules for the ``f1_tuned`` threshold (experiment config ``split.threshold_rule``)
+F1_THRESHOLD_RULES = {
+    "midpoint": "every distinct validation score is a candidate, predict score >= t, ties to the larger t, "
+                "the middle of the F1-optimal gap (best_f1_threshold(midpoint=True)); on decision scores "
+                "when the method has them",
+    "grid": "the PU Hellinger authors' rule (expsetup.py of CarlosOrtegaV/PU_Hellinger_Trees): on the "
+            "probabilities, the 100 thresholds numpy.linspace(0.01, 0.99, 100), predict proba > t (strict), "
+            "the first maximum (the smallest t)",
+}
+
+#: the authors' threshold grid of the ``"grid"`` rule
+F1_THRESHOLD_GRID = np.linspace(0.01, 0.99, num=100)
+
+
+def grid_f1_threshold(y, proba, grid=None) -> tuple[float, float]:
+    """The PU Hellinger authors' F1 threshold (their ``expsetup.py``): of the thresholds
+    ``grid`` (default :data:`F1_THRESHOLD_GRID`, ``numpy.linspace(0.01, 0.99, 100)``) in
+    increasing order, the first that maximises F1 when predicting positive for
+    ``proba > t`` (strict), i.e. the smallest F1-optimal grid value. F1 is 0 when nothing
+    is predicted positive. Returns ``(threshold, f1)`` as floats."""
+    y = _labels(y, "y")
+    proba = _scores(proba, "proba", y.shape[0])
+    grid = F1_THRESHOLD_GRID if grid is None else np.asarray(grid, dtype=np.float64)
+    pred = proba[None, :] > grid[:, None]  # (n_grid, n)
+    tp = (pred & (y[None, :] == 1)).sum(axis=1)
+    pp = pred.sum(axis=1)
+    denom = pp + int(y.sum())
+    f1_vals = np.where(denom > 0, 2.0 * tp / np.maximum(denom, 1), 0.0)
+    k = int(np.argmax(f1_vals))  # first maximum (numpy.where(f1 == max)[0][0] in their code)
+    return float(grid[k]), float(f1_vals[k])
+
+
+def f1_at_best_threshold(y_val, score_val, y_test, score_test, rule: str = "midpoint") -> float:
     """Test-set F1 at the threshold that maximises F1 on a validation set.
 
     Protocol of the PU Hellinger-trees paper: "the threshold is optimized according
     to a validation set to maximize the F1-score for all techniques", which makes
-    F1 comparable across methods with badly calibrated scores. The threshold comes
-    from :func:`best_f1_threshold` on ``(y_val, score_val)`` with ``midpoint=True``
-    (the middle of the F1-optimal gap between validation scores); the test predictions
-    are ``score_test >= threshold``.
+    F1 comparable across methods with badly calibrated scores. ``rule`` (one of
+    :data:`F1_THRESHOLD_RULES`): ``"midpoint"`` (default) -- the threshold comes from
+    :func:`best_f1_threshold` on ``(y_val, score_val)`` with ``midpoint=True`` (the
+    middle of the F1-optimal gap between validation scores) and the test predictions
+    are ``score_test >= threshold``; ``"grid"`` -- the authors' rule,
+    :func:`grid_f1_threshold` (the scores must be probabilities), test predictions
+    ``score_test > threshold``.
     """
+    if rule not in F1_THRESHOLD_RULES:
+        raise ValueError(f"rule must be one of {sorted(F1_THRESHOLD_RULES)}, got {rule!r}")
     y_val = _labels(y_val, "y_val")
     score_val = _scores(score_val, "score_val", y_val.shape[0], ref="y_val")
     y_test = _labels(y_test, "y_test")
     score_test = _scores(score_test, "score_test", y_test.shape[0], ref="y_test")
+    if rule == "grid":
+        t, _ = grid_f1_threshold(y_val, score_val)
+        return f1(y_test, (score_test > t).astype(np.int8))
     t, _ = best_f1_threshold(y_val, score_val, midpoint=True)
     return f1(y_test, (score_test >= t).astype(np.int8))
 
@@ -427,7 +467,8 @@ def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = SINGLE
 
 @validate_params({"threshold": [Interval(Real, None, None, closed="neither")], "prior_true": [None, *_PRIOR],
                   "prior_hat": [None, *_PRIOR], "prior_train": [None, *_PRIOR],
-                  "pu_risk": [StrOptions(PU_RISK_ESTIMATORS)], "pu_scenario": [StrOptions(SCENARIOS)]})
+                  "pu_risk": [StrOptions(PU_RISK_ESTIMATORS)], "pu_scenario": [StrOptions(SCENARIOS)],
+                  "threshold_rule": [StrOptions(set(F1_THRESHOLD_RULES))]})
 def evaluate(
     y_test,
     proba_test,
@@ -446,6 +487,7 @@ def evaluate(
     prior_train=None,
     pu_risk: str = "nnpu",
     pu_scenario: str = SINGLE_TRAINING_SET,
+    threshold_rule: str = "midpoint",
 ) -> dict[str, float]:
     """Compute the metrics :data:`EVALUATE_METRICS` for one fitted model.
 
@@ -458,7 +500,9 @@ def evaluate(
     threshold : decision threshold used when ``y_pred_test`` is not given.
     y_val, proba_val : validation classes and probabilities; both or neither. When
         given, ``f1_tuned`` is the test F1 at the validation-optimal threshold
-        (:func:`f1_at_best_threshold`); otherwise NaN.
+        (:func:`f1_at_best_threshold` with ``threshold_rule``: ``"midpoint"`` on the
+        ranking scores, ``"grid"`` -- the PU Hellinger authors' rule -- on the
+        probabilities); otherwise NaN.
     s_test : labeled indicator of the test set; when given (and containing at least
         one labeled example) ``lee_liu`` is computed from it and the hard
         predictions; otherwise NaN.
@@ -507,7 +551,10 @@ def evaluate(
         rank_val = proba_val
         if score_val is not None:
             rank_val = _scores(score_val, "score_val", y_val.shape[0], ref="y_val")
-        f1_tuned = f1_at_best_threshold(y_val, rank_val, y_test, rank_test)
+        if threshold_rule == "grid":  # the authors' grid lives on the probability scale
+            f1_tuned = f1_at_best_threshold(y_val, proba_val, y_test, proba_test, rule="grid")
+        else:
+            f1_tuned = f1_at_best_threshold(y_val, rank_val, y_test, rank_test, rule=threshold_rule)
     else:
         f1_tuned = float("nan")
 

@@ -406,3 +406,11 @@ def test_data_mirror_is_set_once_in_the_default_config(repo, schema_path, tmp_pa
     assert not (tmp_path / cfg["data_mirror"]).exists()
     grid = Grid(cfg, workdir=tmp_path)
     assert grid.skip_messages() == [] and set(grid.experiments) == set(cfg["experiments"])
+
+
+def test_the_default_threshold_rule_leaves_the_split_hash_as_before():
+    from pu_lib.experiments.config import _split_spec
+
+    base = {"test_size": 0.3, "val_size": 0.2, "evaluate_on": "test"}
+    assert _split_spec({**base, "threshold_rule": "midpoint"}) == base
+    assert _split_spec({**base, "threshold_rule": "grid"}) == {**base, "threshold_rule": "grid"}

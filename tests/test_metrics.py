@@ -422,3 +422,36 @@ def test_evaluate_reports_test_pn_risk_always_and_train_pu_risk_with_its_inputs(
     out = m.evaluate(y, proba, s_train=_S, y_pred_train=_PRED, prior_train=0.5, pu_risk="upu",
                      pu_scenario="case_control")
     assert out["train_pu_risk_01"] == pytest.approx(0.125 - 1 / 24)
+
+
+def test_grid_threshold_rule_is_the_pu_hellinger_authors_first_maximum_with_strict_inequality():
+    # their expsetup.py: thresholds linspace(0.01, 0.99, 100), predict proba > t, first maximum
+    grid = np.linspace(0.01, 0.99, 100)
+    # F1 = 1 for every t in [0.3, 0.6): the first (smallest) such grid value
+    assert m.grid_f1_threshold([1, 0, 1, 0], [0.8, 0.3, 0.6, 0.2]) == (grid[grid >= 0.3][0], 1.0)
+    # strict: a negative scored exactly at a grid value is predicted negative at that value
+    assert m.grid_f1_threshold([1, 0], [0.9, grid[40]]) == (grid[40], 1.0)
+    # brute force against the definition on random data
+    rng = np.random.default_rng(0)
+    y = rng.integers(0, 2, 300)
+    proba = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1)
+    t, f = m.grid_f1_threshold(y, proba)
+    f1s = [m.f1(y, (proba > g).astype(int)) for g in grid]
+    assert f == pytest.approx(max(f1s)) and t == grid[int(np.argmax(f1s))]
+
+
+def test_f1_tuned_takes_the_threshold_rule():
+    y_val, p_val = np.array([1, 0, 1, 0]), np.array([0.8, 0.3, 0.6, 0.2])
+    y_te, p_te = np.array([1, 1, 0]), np.array([0.95, 0.45, 0.05])
+    mid = m.f1_at_best_threshold(y_val, p_val, y_te, p_te)  # t = (0.6 + 0.3) / 2 = 0.45
+    grid = m.f1_at_best_threshold(y_val, p_val, y_te, p_te, rule="grid")  # t = 0.3 (first max), 0.45 > t
+    assert mid == 1.0 and grid == 1.0
+    # the grid's smallest optimal threshold transfers differently: 0.31 > 0.30 on the test row
+    assert m.f1_at_best_threshold(y_val, p_val, [1, 0], [0.31, 0.05], rule="grid") == 1.0
+    assert m.f1_at_best_threshold(y_val, p_val, [1, 0], [0.31, 0.05]) == 0.0
+    res = m.evaluate(y_te, p_te, y_val=y_val, proba_val=p_val, threshold_rule="grid")
+    assert res["f1_tuned"] == grid
+    with pytest.raises(ValueError, match="rule"):
+        m.f1_at_best_threshold(y_val, p_val, y_te, p_te, rule="exact")
+    with pytest.raises(ValueError):
+        m.evaluate(y_te, p_te, y_val=y_val, proba_val=p_val, threshold_rule="exact")

@@ -34,7 +34,8 @@ true classes, then fits a clone on training + validation rows (the validation ro
 labels included) and scores that refitted model on the evaluation rows: ``f1_tuned`` is
 its test F1 at the tuned threshold, every other metric is the refitted model's. Extra
 columns: ``f1_threshold`` (the tuned threshold, on the scale of
-:func:`ranking_score`), ``n_val`` and ``tune_fit_seconds`` (the first fit).
+:func:`ranking_score`; with ``split.threshold_rule: grid``, the PU Hellinger authors' grid
+rule, on the probabilities), ``n_val`` and ``tune_fit_seconds`` (the first fit).
 """
 
 from __future__ import annotations
@@ -109,7 +110,10 @@ def refit_classifier_row(est_tune, cell_tune, kwargs_tune: dict, est, cell, fit_
 
     val = validation_scores(est_tune, cell_tune, kwargs_tune)
     row = classifier_row(est, cell, fit_kwargs, task, prior_given, val=val)
-    row["f1_threshold"] = metrics.best_f1_threshold(val["y"], val["score"], midpoint=True)[0]
+    if task.get("threshold_rule", "midpoint") == "grid":  # the authors' rule, on the probabilities
+        row["f1_threshold"] = metrics.grid_f1_threshold(val["y"], val["proba"])[0]
+    else:
+        row["f1_threshold"] = metrics.best_f1_threshold(val["y"], val["score"], midpoint=True)[0]
     row["n_val"] = int(val["y"].shape[0])
     row["tune_fit_seconds"] = val["fit_seconds"]
     return row
@@ -189,6 +193,7 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         # a prior estimate outside [0, 1] gives NaN instead of failing the repetition
         prior_train=risk_prior if 0.0 <= risk_prior <= 1.0 else None,
         pu_risk=risk_kind, pu_scenario=risk_scenario,
+        threshold_rule=task.get("threshold_rule", "midpoint"),
     )
     res["lee_liu"] = float(lee_liu)
     n_pos = int(y_tr.sum())

@@ -411,8 +411,10 @@ _NOT_IN_METHOD_HASH = _NOT_HASHED + ("datasets", "settings", "methods", "metrics
 def _split_spec(split: dict) -> dict:
     """The split block as hashed and passed to the rules: ``predefined: false`` (the
     default, added after the other keys) is left out so that configs that do not use it
-    keep their config hashes and Snakemake params; so is ``refit: false``."""
-    return {k: v for k, v in split.items() if not (k in ("predefined", "refit") and v is False)}
+    keep their config hashes and Snakemake params; so are ``refit: false`` and
+    ``threshold_rule: midpoint``."""
+    return {k: v for k, v in split.items()
+            if not ((k in ("predefined", "refit") and v is False) or (k == "threshold_rule" and v == "midpoint"))}
 
 
 def _is_optional(raw_entry) -> bool:

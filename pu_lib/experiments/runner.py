@@ -458,6 +458,7 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
             "code_hash": spec.get("code_hash"),
             "evaluate_on": spec["split"]["evaluate_on"],
             "refit": bool(spec["split"].get("refit", False)),
+            "threshold_rule": spec["split"].get("threshold_rule", "midpoint"),
             "prior_evaluation": spec.get("prior_evaluation") or {},
             "staged_metrics": list(spec.get("staged_metrics") or []),
             "rep": rep,
