@@ -100,3 +100,38 @@ def test_scale_changes_what_the_method_sees_only(schema_path, bc_path):
     assert scaled_row["label_seed"] == raw_row["label_seed"] and scaled_row["n_labeled"] == raw_row["n_labeled"]
     # ... and the networks are not: breast cancer's raw columns span 0.001 to 4,254
     assert scaled_row["staged_accuracy"] != raw_row["staged_accuracy"]
+
+
+def _merged(*names):
+    """config/config.yaml with ``names`` (under config/papers/) merged over it as Snakemake
+    merges --configfile files."""
+    from pathlib import Path
+
+    import yaml
+    from snakemake.utils import update_config
+
+    root = Path(__file__).resolve().parents[1] / "config"
+    cfg = yaml.safe_load((root / "config.yaml").read_text())
+    for name in names:
+        update_config(cfg, yaml.safe_load((root / "papers" / name).read_text()))
+    return cfg
+
+
+@pytest.mark.parametrize("paper, overlay, changed", [
+    ("pu_extra_trees.yaml", "pu_extra_trees_neural_reduced.yaml", {}),
+    ("ada_pu.yaml", "ada_pu_neural_reduced.yaml", {"upu_mlp6", "nnpu_mlp6", "vpu_mlp6"}),
+])
+def test_the_neural_overlays_validate_and_change_epochs_and_runs_only(schema_path, paper, overlay, changed):
+    full = validate_config(_merged(paper), schema_path)
+    reduced = validate_config(_merged(paper, overlay), schema_path)
+    assert reduced["seed"] == full["seed"] and set(reduced["targets"]) == set(full["targets"])
+    for name, spec in full["methods"].items():
+        other = reduced["methods"][name]
+        if name in changed:
+            assert other["params"]["epochs"] < spec["params"]["epochs"]
+            other = {**other, "params": {**other["params"], "epochs": spec["params"]["epochs"]}}
+        assert other == spec, name
+    for name, exp in reduced["experiments"].items():
+        if name in full["experiments"]:
+            assert exp["repetitions"] <= full["experiments"][name]["repetitions"]
+            assert exp["settings"] == full["experiments"][name]["settings"]
