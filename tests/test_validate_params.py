@@ -20,7 +20,14 @@ VALUES = [0, 1, 2, -1, 0.0, 0.5, 1.0, 1.5, -0.2, np.int64(3), np.float32(0.25), 
           True, False, np.bool_(True), "auto", "half", "x", None, [1, 2], np.arange(3), np.float64(2.0), (1,)]
 
 
-@pytest.mark.parametrize("constraint", CONSTRAINTS, ids=repr)
+def _id(constraint) -> str:
+    """repr, with option sets sorted: the same id in every process (string hashes are
+    randomised per process; pytest-xdist needs equal test ids on its workers)."""
+    options = getattr(constraint, "options", None)
+    return f"{type(constraint).__name__}{sorted(map(str, options))}" if options else repr(constraint)
+
+
+@pytest.mark.parametrize("constraint", CONSTRAINTS, ids=_id)
 def test_the_native_check_agrees_with_scikit_learns_constraint(constraint):
     built = constraint if isinstance(constraint, str) else constraint.build()
     if isinstance(built, str):

@@ -177,7 +177,9 @@ def _id(obj) -> str:
         kwargs = ",".join(f"{k}={v}" for k, v in obj.keywords.items())
         return f"{obj.func.__name__}({kwargs})" if kwargs else obj.func.__name__
     if hasattr(obj, "get_params"):
-        return re.sub(r"\s", "", str(obj))
+        # without memory addresses ("<function f at 0x7f...>"): the same id in every process,
+        # which pytest-xdist needs to hand the tests to its workers
+        return re.sub(r"\s", "", re.sub(r" at 0x[0-9a-fA-F]+", "", str(obj)))
     return str(obj)
 
 
