@@ -52,6 +52,12 @@ METHODS: dict[str, Method] = {
     "elkan_noto": Method(
         "pu_lib.baselines:ElkanNotoClassifier", "classifier",
         "non-traditional classifier rescaled by the label frequency c", "Elkan & Noto 2008", takes_base=True),
+    "elkan_noto_pulearn": Method(
+        "pu_lib.baselines:ElkanNotoClassifier", "classifier",
+        "Elkan & Noto as the PU Hellinger authors ran it: pulearn's weighted probability rule (batch-dependent), "
+        "e1 on a 20% stratified hold-out; with base linear_svm and probability: true a linear SVM with Platt scaling",
+        "PU Hellinger paper, Table 2 (Elkan-Noto), the authors' expsetup.py and pos_noisyneg/elkannoto.py",
+        takes_base=True, defaults={"proba": "pulearn_weighted", "hold_out_ratio": 0.2, "c_estimator": "e1"}),
     "rank_pruning": Method(
         "pu_lib.baselines:RankPruningClassifier", "classifier",
         "Rank Pruning (rho0 = 0): prune the least confident unlabeled rows, refit with 1/(1 - rho1) weights",
@@ -122,6 +128,18 @@ METHODS: dict[str, Method] = {
         "imbalanced nnPU by XGBoost: the nnPU risk (sigmoid loss) re-weighted to an oversampled prior pi' = 0.5",
         "Su, Chen & Xu 2021 (IJCAI), eq. 7; PU Hellinger paper, Table 2 (imbalanced nnPU)",
         defaults={"risk": "imbalanced_nnpu", "loss": "sigmoid"}),
+    "nnpu_xgb_csboost": Method(
+        "pu_lib.baselines:PURiskXGBClassifier", "classifier",
+        "nnPU by XGBoost as the PU Hellinger authors ran it (CSBoost 'nnpu'): logistic loss, the coefficient of "
+        "l(z, -1) clipped at 0 per row (labeled rows positive with weight 1/c, unlabeled rows negative)",
+        "PU Hellinger paper, Table 2 (nnPU); the authors' ecsmodels/methodologies/cs_boost.py",
+        defaults={"risk": "nnpu", "loss": "logistic", "correction": "per_row"}),
+    "imbalanced_nnpu_xgb_csboost": Method(
+        "pu_lib.baselines:PURiskXGBClassifier", "classifier",
+        "imbalanced nnPU by XGBoost as the PU Hellinger authors ran it (CSBoost 'imbnnpu'): logistic loss, per-row "
+        "clip (labeled rows positive with weight pi', unlabeled rows negative with (1 - pi') / (1 - pi))",
+        "PU Hellinger paper, Table 2 (imbalanced nnPU); the authors' ecsmodels/methodologies/cs_boost.py",
+        defaults={"risk": "imbalanced_nnpu", "loss": "logistic", "correction": "per_row"}),
     # --- Ada-PU (Zhao et al.) and its PN boosting baselines
     "ada_pu": Method(
         "pu_lib.ensemble:AdaPUClassifier", "classifier",

@@ -487,3 +487,24 @@ def test_sample_weight_as_series_or_list_bad_shapes_rejected_and_caller_array_un
     # weights that leave one kind of label only: the error names the single class
     with pytest.raises(ValueError, match="no unlabeled examples .* one class only"):
         cls().fit(X, s, sample_weight=s.astype(float))
+
+
+def test_elkan_noto_pulearn_weighted_rule_is_the_pu_hellinger_authors_formula():
+    # pulearn's WeightedElkanotoPuClassifier (the PU Hellinger authors' expsetup.py):
+    # p(x) = g(x) c (n + sum over the predicted batch of w) / n, w = (1 - c)/c g/(1 - g)
+    X, _, s = _pu_data(n=400)
+    lem = ElkanNotoClassifier(hold_out_ratio=0.2, random_state=0).fit(X, s)
+    pul = ElkanNotoClassifier(hold_out_ratio=0.2, proba="pulearn_weighted", random_state=0).fit(X, s)
+    assert pul.c_ == lem.c_ and pul.n_labeled_ == s.sum()  # same fit, another read-out
+    g = lem.estimator_.predict_proba(X)[:, 1]
+    w = (1 - pul.c_) / pul.c_ * g / (1 - g)
+    expected = np.clip(g * pul.c_ * (s.sum() + w.sum()) / s.sum(), 0, 1)
+    np.testing.assert_allclose(pul.predict_proba(X)[:, 1], expected, rtol=1e-12)
+    np.testing.assert_array_equal(pul.predict(X), (expected > 0.5).astype(int))
+    # the batch enters the rule: the same rows predicted alone get other probabilities
+    assert not np.allclose(pul.predict_proba(X[:50])[:, 1], expected[:50])
+    dec = pul.decision_function(X)
+    np.testing.assert_array_equal(dec > 0, pul.predict(X) == 1)
+    np.testing.assert_array_equal(np.argsort(dec, kind="stable"), np.argsort(lem.decision_function(X), kind="stable"))
+    with pytest.raises(ValueError, match="proba"):
+        ElkanNotoClassifier(proba="weighted").fit(X, s)

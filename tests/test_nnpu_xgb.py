@@ -276,3 +276,38 @@ def test_fit_leaves_xgboost_global_config_alone(clear_problem):
     before = xgb.get_config()
     PURiskXGBClassifier(prior=prior, n_estimators=3).fit(X, s)
     assert xgb.get_config() == before
+
+
+@pytest.mark.parametrize("risk", ["nnpu", "imbalanced_nnpu"])
+def test_per_row_correction_is_the_pu_hellinger_authors_csboost_objective(risk):
+    """correction='per_row': the row gradients of the authors' CSBoost 'nnpu' / 'imbnnpu'
+    objectives (logistic loss, max(0, .) per row on the coefficient of l(z, -1)), written
+    out here from their formulas; the fitted model is the booster grown on exactly them."""
+    xgb = pytest.importorskip("xgboost")
+    X, y, s = _gauss(200, 3, 0.3, 5, sep=2.0)
+    prior, pi_over = float(y.mean()), 0.5
+    est = PURiskXGBClassifier(risk=risk, loss="logistic", correction="per_row", prior=prior,
+                              n_estimators=8, max_depth=3).fit(X, s)
+    assert not est.defensive_rounds_.any()
+    ci = prior / s.mean()
+    if risk == "nnpu":  # labeled: positive with weight 1/c; unlabeled: negative with weight 1
+        a, b = np.where(s == 1, ci, 0.0), np.where(s == 1, 0.0, 1.0)
+    else:  # labeled: positive with weight pi'; unlabeled: negative with (1 - pi') / (1 - pi)
+        a, b = np.where(s == 1, pi_over, 0.0), np.where(s == 1, 0.0, (1 - pi_over) / (1 - prior))
+    params = est._xgb_params(None)
+    dtrain = xgb.DMatrix(X)
+    booster = xgb.Booster(params, [dtrain])
+    z = np.full(len(s), 0.5)
+    for t in range(8):
+        p = 1 / (1 + np.exp(-z))
+        booster.boost(dtrain, t, grad=-a * (1 - p) + b * p, hess=(a + b) * p * (1 - p))
+        z = booster.predict(dtrain, output_margin=True).astype(np.float64)
+    np.testing.assert_allclose(est.decision_function(X), z, rtol=1e-6, atol=1e-6)
+
+
+def test_registry_has_the_authors_csboost_variants():
+    from pu_lib import registry
+
+    for name, risk in (("nnpu_xgb_csboost", "nnpu"), ("imbalanced_nnpu_xgb_csboost", "imbalanced_nnpu")):
+        est = registry.make_estimator(name, {"prior": 0.3})
+        assert (est.risk, est.loss, est.correction) == (risk, "logistic", "per_row")

@@ -49,6 +49,8 @@ CHECK_PARAMS: dict[str, dict] = {
     "upu_xgb": {"n_estimators": 10, "prior": 0.4},
     "nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
     "imbalanced_nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
+    "nnpu_xgb_csboost": {"n_estimators": 10, "prior": 0.4},
+    "imbalanced_nnpu_xgb_csboost": {"n_estimators": 10, "prior": 0.4},
     # Ada-PU: a numeric prior, 10 rounds
     "ada_pu": {"n_estimators": 10, "prior": 0.4},
     "pn_boosting": {"n_estimators": 5},

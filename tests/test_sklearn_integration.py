@@ -32,6 +32,8 @@ FAST = {
     "upu_xgb": {"n_estimators": 10, "prior": 0.4},
     "nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
     "imbalanced_nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
+    "nnpu_xgb_csboost": {"n_estimators": 10, "prior": 0.4},
+    "imbalanced_nnpu_xgb_csboost": {"n_estimators": 10, "prior": 0.4},
     # SAR methods: a known propensity function, a given label frequency, one propensity attribute
     "propensity_weighted": {"propensity_function": "half"},
     "label_frequency_weighted": {"label_frequency": 0.5},

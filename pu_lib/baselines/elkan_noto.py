@@ -18,7 +18,25 @@ The paper estimates ``c`` on a validation set ``V`` with labeled subset ``P``:
 * ``e3 = max_{x in V} g(x)``.
 
 All three equal ``c`` when ``g`` is perfect and the classes do not overlap
-(``g = c`` on positives, 0 on negatives). See also the Bekker thesis, sec. 2.5.1
+(``g = c`` on positives, 0 on negatives).
+
+**Probabilities** (``proba``): ``"lemma1"`` (default) -- ``min(1, g(x) / c)``, Lemma 1.
+``"pulearn_weighted"`` -- the rule of the ``WeightedElkanotoPuClassifier`` that the PU
+Hellinger trees authors run (``pos_noisyneg/elkannoto.py`` of
+CarlosOrtegaV/PU_Hellinger_Trees, from the pulearn package, on
+``SVC(kernel="linear", probability=True)``, i.e. a linear SVM with Platt scaling, hold-out
+ratio 0.2): with ``n`` the labeled training rows and the Section 4 weights
+``w(x) = (1 - c) / c * g(x) / (1 - g(x))`` (``g = 1`` taken as 0.999),
+
+    p(x) = g(x) c (n + sum_{x' in X} w(x')) / n,
+
+where the sum runs over the rows ``X`` being predicted -- the same batch, not the
+training rows, so a row's probability depends on the batch it is predicted with (the
+threshold tuned on a validation batch then moves on the test batch; that is their code,
+reproduced as it is). It is clipped to [0, 1] (their values can exceed 1; a threshold of
+the F1 grid, at most 0.99, separates the same rows). ``predict`` is ``p(x) > 0.5`` and
+``decision_function`` is the unclipped ``p(x) - 0.5`` (the same ranking as ``g`` within a
+batch). See also the Bekker thesis, sec. 2.5.1
 and 4.2 (probabilistic classifier modification). The split, ``g`` and the estimates are
 computed once for the library, by :func:`pu_lib.prior.elkan_noto.elkan_noto_fit`.
 """
@@ -27,13 +45,21 @@ from __future__ import annotations
 
 import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
+from sklearn.utils._param_validation import StrOptions
 
 from pu_lib._validation import validate_pu_data
 from pu_lib.base import PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, positive_proba
 from pu_lib.prior.elkan_noto import PARAMETER_CONSTRAINTS, elkan_noto_fit
 
-__all__ = ["ElkanNotoClassifier"]
+__all__ = ["ElkanNotoClassifier", "PROBA_RULES"]
+
+#: ``proba`` of :class:`ElkanNotoClassifier` -> what it is (see the module docstring)
+PROBA_RULES = {
+    "lemma1": "min(1, g(x) / c) (Elkan & Noto 2008, Lemma 1)",
+    "pulearn_weighted": "the PU Hellinger authors' WeightedElkanotoPuClassifier (pulearn): "
+                        "g(x) c (n + sum of w over the predicted batch) / n, clipped to [0, 1]",
+}
 
 
 class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
@@ -78,6 +104,8 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     hold_out_ratio : fraction in (0, 1) of the labeled and of the unlabeled
         examples held out to estimate ``c``.
     c_estimator : ``"e1"`` (default), ``"e2"`` or ``"e3"``.
+    proba : ``"lemma1"`` (default) or ``"pulearn_weighted"`` (the PU Hellinger authors'
+        weighted variant; module docstring).
     random_state : None, int, ``numpy.random.Generator`` or ``RandomState``. Drives the hold-out
         split (seed ``derive_seed(random_state, "ElkanNotoClassifier", "hold_out")``)
         and, when the base estimator has a ``random_state`` parameter, is set on
@@ -98,13 +126,14 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     feature_names_in_ : column names of a DataFrame ``X`` (only then).
     """
 
-    # the parameters of the shared fit, pu_lib.prior.elkan_noto.elkan_noto_fit
-    _parameter_constraints: dict = dict(PARAMETER_CONSTRAINTS)
+    # the parameters of the shared fit, pu_lib.prior.elkan_noto.elkan_noto_fit, and proba
+    _parameter_constraints: dict = {**PARAMETER_CONSTRAINTS, "proba": [StrOptions(set(PROBA_RULES))]}
 
-    def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
+    def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", proba="lemma1", random_state=None):
         self.estimator = estimator
         self.hold_out_ratio = hold_out_ratio
         self.c_estimator = c_estimator
+        self.proba = proba
         self.random_state = random_state
 
     # ------------------------------------------------------------------ fit
@@ -123,6 +152,8 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
         self.c_estimates_ = fit.c_estimates
         self.prior_ = float(min(1.0, fit.labeled_fraction / c))
         self.hold_out_indices_ = rows[fit.hold_out]
+        # labeled rows of the training data (weighted): n of the pulearn_weighted rule
+        self.n_labeled_ = float(np.sum(w[s == 1])) if w is not None else float(np.sum(s == 1))
         self.classes_ = np.array([0, 1])
         return self
 
@@ -132,18 +163,42 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
         X = check_predict_X(self, X)
         return positive_proba(self.estimator_, X)
 
+    def _pulearn_weighted(self, g) -> np.ndarray:
+        c = self.c_
+        gg = np.where(g == 1.0, 0.999, g)
+        w = (gg / (1.0 - gg)) * ((1.0 - c) / c)
+        return g * c * (self.n_labeled_ + float(w.sum())) / self.n_labeled_
+
     def predict_proba(self, X) -> np.ndarray:
-        """``(n, 2)`` array; column 1 is ``Pr(y = 1 | x) = g(x) / c_`` clipped to [0, 1]."""
-        p = np.clip(self._g(X) / self.c_, 0.0, 1.0)
+        """``(n, 2)`` array; column 1 is ``Pr(y = 1 | x) = g(x) / c_`` clipped to [0, 1]
+        (``proba="pulearn_weighted"``: the authors' batch rule, module docstring)."""
+        g = self._g(X)
+        p = self._pulearn_weighted(g) if self.proba == "pulearn_weighted" else g / self.c_
+        p = np.clip(p, 0.0, 1.0)
         return np.column_stack([1.0 - p, p])
 
     def predict(self, X) -> np.ndarray:
         """1 where ``Pr(y = 1 | x) >= 0.5``, i.e. where ``g(x) >= c_ / 2``
-        (Elkan & Noto: the labeled-vs-unlabeled classifier thresholded at c/2)."""
+        (Elkan & Noto: the labeled-vs-unlabeled classifier thresholded at c/2);
+        ``proba="pulearn_weighted"``: where its probability is above 0.5."""
+        if self.proba == "pulearn_weighted":
+            return (self.predict_proba(X)[:, 1] > 0.5).astype(np.int64)
         return (self._g(X) / self.c_ >= 0.5).astype(np.int64)
 
     def decision_function(self, X) -> np.ndarray:
         """``g(x) / c_ - 0.5`` (not clipped, so it keeps ranking examples whose
         ``g(x)`` exceeds ``c_``); positive exactly where :meth:`predict` is 1,
-        except at 0 where ``predict`` gives 1."""
+        except at 0 where ``predict`` gives 1. ``proba="pulearn_weighted"``: the
+        unclipped batch probability minus 0.5."""
+        if self.proba == "pulearn_weighted":
+            return self._pulearn_weighted(self._g(X)) - 0.5
         return self._g(X) / self.c_ - 0.5
+
+    def _expected_failed_checks(self) -> dict[str, str]:
+        """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) it cannot pass, check name -> reason."""
+        base = super()._expected_failed_checks()
+        if self.proba != "pulearn_weighted":
+            return base
+        return {**base, "check_methods_subset_invariance": (
+            "proba='pulearn_weighted' is the PU Hellinger authors' rule, whose probabilities sum weights over "
+            "the predicted batch: predicting a subset gives other values (tested in tests/test_baselines.py)")}

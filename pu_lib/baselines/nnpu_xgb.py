@@ -82,7 +82,13 @@ row* on the coefficient of ``l(z, -1)``, which drops that term of every labeled 
 "labeled rows positive with weight ``c^-1``, unlabeled rows negative with weight 1", and
 their "imbalanced nnPU" gives labeled rows weight ``pi'`` (no ``1 / Pr(s = 1)`` factor)
 and unlabeled rows ``(1 - pi') / (1 - pi)``; no step ever looks at the batch's negative
-risk. This class implements the papers' risks with Kiryo's batch rule.
+risk. This class implements the papers' risks with Kiryo's batch rule, and the authors'
+objective as the option ``correction="per_row"`` (registered as ``nnpu_xgb_csboost`` and
+``imbalanced_nnpu_xgb_csboost``, with ``loss="logistic"``): the coefficients ``B_i`` of
+``l(z, -1)`` clipped at 0 row by row, ``A_i`` as above for nnPU (``c^-1`` per labeled row
+without weights) and ``pi' w_i`` for imbalanced nnPU (their labeled weight ``pi'``), every
+round an ordinary one (``defensive_rounds_`` all False; ``negative_risk_`` still records
+the papers' term with the unclipped ``B``).
 
 **Hessians.** XGBoost's leaf value is ``-G / (H + reg_lambda)``, so every row's hessian
 must be non-negative. The same hessian is used in ordinary and defensive rounds (the
@@ -231,8 +237,10 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
     oversampled_prior : pi' of imbalanced nnPU, default 0.5 (authors' ``oversampling``);
         ignored by the other risks.
     correction : ``"lookahead"`` (default: the term never ends a round below ``-beta``, the
-        non-negativity the nnPU risk asks for) or ``"kiryo"`` (Algorithm 1 as written, the
-        training set as one batch; the term oscillates around ``-beta``); nnPU risks only.
+        non-negativity the nnPU risk asks for), ``"kiryo"`` (Algorithm 1 as written, the
+        training set as one batch; the term oscillates around ``-beta``) or ``"per_row"``
+        (the PU Hellinger authors' CSBoost objective: each row's coefficient of
+        ``l(z, -1)`` clipped at 0; module docstring); nnPU risks only.
     beta, gamma : Kiryo et al.'s threshold and defensive step factor (0 and 1).
     n_estimators, learning_rate, max_depth, min_child_weight, reg_lambda, reg_alpha,
     tree_method : XGBoost's ``num_boost_round``, ``eta``, ``max_depth``,
@@ -257,7 +265,7 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
         "prior": PRIOR_CONSTRAINT,
         "scenario": SCENARIO_CONSTRAINT,
         "oversampled_prior": [Interval(Real, 0.0, 1.0, closed="neither")],
-        "correction": [StrOptions({"kiryo", "lookahead"})],
+        "correction": [StrOptions({"kiryo", "lookahead", "per_row"})],
         "beta": [Interval(Real, 0.0, None, closed="left")],
         "gamma": [Interval(Real, 0.0, None, closed="right")],
         "n_estimators": [Interval(Integral, 1, None, closed="left")],
@@ -326,6 +334,13 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
         W = float(s.shape[0] if w is None else w.sum())
         loss, gamma, beta = self.loss, float(self.gamma), float(self.beta)
         correct = self.risk != "upu"
+        B_term = B  # the papers' negative-risk term, recorded in negative_risk_
+        if correct and self.correction == "per_row":
+            # the authors' CSBoost objectives: max(0, .) per row on the coefficient of l(z, -1)
+            B = np.maximum(B, 0.0)
+            if self.risk == "imbalanced_nnpu":
+                A = np.where(s == 1, float(self.oversampled_prior) * (1.0 if w is None else w), 0.0)
+            correct = False  # no batch rule: every round is an ordinary one
 
         dtrain = xgb.DMatrix(X, nthread=effective_n_jobs(self.n_jobs))
         params = self._xgb_params(None if seed is None else derive_seed(seed, "xgboost"))
@@ -334,13 +349,13 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
         defensive = np.zeros(self.n_estimators, dtype=bool)
         z = np.full(X.shape[0], float(self.base_margin))
         for t in range(self.n_estimators):
-            neg[t] = negative_risk(z, B, W, loss)
+            neg[t] = negative_risk(z, B_term, W, loss)
             defensive[t] = correct and neg[t] < -beta
             grad, hess = pu_risk_grad_hess(z, A, B, loss, defensive=bool(defensive[t]), gamma=gamma)
             booster.boost(dtrain, t, grad=grad, hess=hess)
             z_new = booster.predict(dtrain, output_margin=True).astype(np.float64)
             if (self.correction == "lookahead" and correct and not defensive[t]
-                    and negative_risk(z_new, B, W, loss) < -beta):
+                    and negative_risk(z_new, B_term, W, loss) < -beta):
                 # the ordinary tree would take the term below -beta: replace it by the defensive tree
                 booster = booster[:t] if t > 0 else xgb.Booster(params, [dtrain])
                 defensive[t] = True
@@ -348,7 +363,7 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
                 booster.boost(dtrain, t, grad=grad, hess=hess)
                 z_new = booster.predict(dtrain, output_margin=True).astype(np.float64)
             z = z_new
-        neg[-1] = negative_risk(z, B, W, loss)
+        neg[-1] = negative_risk(z, B_term, W, loss)
 
         self.booster_ = booster
         self.negative_risk_ = neg
