@@ -6,8 +6,11 @@ Two layouts, both methods-as-rows with ``mean ± sd`` cells, rendered to Markdow
 * **Summary table** (:func:`summary_table`), the layout of the PU Hellinger trees paper's
   Tables 3-4: one column per label setting (e.g. flip ratio), cells = mean and standard
   deviation *over data sets* of the per-data-set mean over repetitions. In each column
-  the Friedman / Iman-Davenport test is run with the data sets as blocks (Demšar 2006),
-  and Holm's post hoc test compares every method with the best-ranked one (the control).
+  the Friedman / Iman-Davenport test is run with the data sets as blocks (Demšar 2006;
+  ``test_blocks="dataset_repetitions"``: data set x repetition pairs, the PU Hellinger
+  authors' released convention, named in a note under the table), and Holm's post hoc
+  test compares every method with the best-ranked one (the control). A mean over fewer
+  data sets than the column has is marked † and the missing data sets are named.
   Marks, as in that paper: the best cell of a column is **bold and underlined**; cells
   whose method is not significantly worse than the control at ``alpha`` (Holm) are
   **bold**. The last row gives the Iman-Davenport p-value. The grouping ``"all"`` makes
@@ -47,6 +50,17 @@ from pu_lib._io import write_text_atomic
 from pu_lib.stats import format_p_value
 
 GROUPINGS = ("setting", "all")
+#: the blocks of the Friedman / Iman-Davenport and Holm tests of a summary table
+#: (``report.test_blocks``) -> the note printed under every table that uses them
+TEST_BLOCKS = {
+    "datasets": "the data sets (per-data-set means over repetitions), as Demšar (2006) prescribes.",
+    "dataset_repetitions": (
+        "data set x repetition pairs, the PU Hellinger authors' convention (evaluation_experiments.py "
+        "of CarlosOrtegaV/PU_Hellinger_Trees). The repetitions of a data set are resamples of the same data, not "
+        "independent data sets (Demšar 2006, section 3.1): N counts them as such, which makes the tests more "
+        "liberal than with the data sets as blocks."),
+}
+INCOMPLETE_MARK = "†"
 SMALL_N = 5  # below this many blocks the table notes that the p-values are rough approximations
 STYLES = ("pm", "paren")
 DASH = "–"
@@ -75,6 +89,9 @@ class PaperTable:
     notes: list = field(default_factory=list)
     row_label: str = "method"
     best: pd.DataFrame | None = None
+    #: cells whose mean is over fewer data sets than the column has (marked with
+    #: :data:`INCOMPLETE_MARK`; the notes name the missing data sets)
+    incomplete: pd.DataFrame | None = None
 
     def __post_init__(self):
         if self.style not in STYLES:
@@ -100,10 +117,13 @@ class PaperTable:
             return DASH
         d = int(self.decimals)
         mt = f"{m * self.scale:.{d}f}"
+        mark = ""
+        if self.incomplete is not None and bool(self.incomplete.loc[row, col]):
+            mark = f" {INCOMPLETE_MARK}"
         if n <= 1 or pd.isna(s):
-            return mt
+            return mt + mark
         st = f"{s * self.scale:.{d}f}"
-        return f"{mt} ± {st}" if self.style == "pm" else f"{mt} ({st})"
+        return (f"{mt} ± {st}" if self.style == "pm" else f"{mt} ({st})") + mark
 
     def marks(self, row, col) -> tuple[bool, bool]:
         """(bold, underline) for a cell."""
@@ -295,7 +315,7 @@ def interval_cell(mean, lo, hi, points=None, decimals: int = 3) -> str:
 def _tex(s: str) -> str:
     repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
             "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
-    return "".join(repl.get(ch, ch) for ch in s).replace("±", "$\\pm$")
+    return "".join(repl.get(ch, ch) for ch in s).replace("±", "$\\pm$").replace(INCOMPLETE_MARK, r"\textdagger{}")
 
 
 # ---------------------------------------------------------------------- builders
@@ -445,7 +465,7 @@ def select_settings(results: pd.DataFrame, where: dict | None) -> pd.DataFrame:
 
 
 def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", pool_where: dict | None = None,
-                   **kw) -> list:
+                   table_labels: dict | None = None, **kw) -> list:
     """The workflow's per-data-set output: ``layout="tables"`` gives :func:`per_dataset_tables`
     (one table per data set, settings as columns), ``"wide"`` one :func:`wide_table`,
     ``"per_setting"`` one :func:`wide_table` per setting (methods x data sets; one table
@@ -454,7 +474,9 @@ def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", poo
     ``pool_where`` (:func:`select_settings`; all settings when None) pooled, mean ± sd over
     all of them (Bekker thesis Tables 5.2-5.3: MSE per data set and approach over the
     random-attribute settings), and ``"auto"`` the wide table when the experiment has a
-    single setting, else the tables."""
+    single setting, else the tables. ``table_labels`` (``per_setting`` only): setting ->
+    the paper's label of that setting's table (e.g. ``{"flip-25": "Table A2"}``), put in
+    front of its title."""
     if layout not in ("auto", "tables", "wide", "per_setting", "pooled"):
         raise ValueError(f"unknown per-data-set layout {layout!r}; use auto, tables, wide, per_setting or pooled")
     if layout == "pooled":
@@ -469,25 +491,42 @@ def dataset_tables(results: pd.DataFrame, metric: str, layout: str = "auto", poo
     if layout == "wide":
         return [wide_table(results, metric, **kw)]
     if layout == "per_setting":
-        return [wide_table(results[results["setting"] == st], metric, **kw)
+        labels = table_labels or {}
+        prefix = kw.pop("title_prefix", "")
+        return [wide_table(results[results["setting"] == st], metric,
+                           title_prefix=(f"{labels[st]}. " if st in labels else "") + prefix, **kw)
                 for st in _order(results["setting"], kw.get("settings"))]
     return list(per_dataset_tables(results, metric, **kw).values())
 
 
 def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting", *, greater_is_better=None,
                   alpha: float = 0.05, control: str = "best", decimals=3, scale=1.0, style="pm",
-                  methods=None, datasets=None, settings=None, title_prefix=""):
+                  methods=None, datasets=None, settings=None, title_prefix="", test_blocks="datasets"):
     """The significance-marked summary table and the comparison behind each column.
 
     ``grouping="setting"``: a column per setting, data sets as blocks. ``"all"``: one
     column, (data set, setting) pairs as blocks. Returns ``(table, comparisons)`` where
     ``comparisons[column]`` is a :class:`pu_lib.stats.Comparison` or, when the test could
     not be run (e.g. fewer than 2 blocks), a string with the reason.
+
+    ``test_blocks`` (one of :data:`TEST_BLOCKS`): ``"datasets"`` (default) tests the
+    per-data-set means over repetitions (Demšar 2006); ``"dataset_repetitions"`` makes
+    every (data set, repetition) pair a block, as the PU Hellinger authors' released
+    evaluation script does (needs a ``rep`` column). The cells (mean ± sd over data sets)
+    are the same under both; the note naming the blocks is printed under the table.
+
+    A method without a score on some data sets of a column (a failed or skipped fit) has
+    its mean over fewer data sets than the others: the cell is marked
+    :data:`INCOMPLETE_MARK` and a note names the missing data sets.
     """
     from pu_lib.stats import IncompleteBlockWarning, compare, score_matrix
 
     if grouping not in GROUPINGS:
         raise ValueError(f"unknown grouping {grouping!r}; use one of {GROUPINGS}")
+    if test_blocks not in TEST_BLOCKS:
+        raise ValueError(f"unknown test_blocks {test_blocks!r}; use one of {sorted(TEST_BLOCKS)}")
+    if test_blocks == "dataset_repetitions" and "rep" not in results.columns:
+        raise ValueError("test_blocks='dataset_repetitions' needs a 'rep' column in the results")
     gib = _direction(metric, greater_is_better)
     _check_columns(results, metric, ["dataset", "setting", "method"])
     method_order = list(methods) if methods is not None else list(dict.fromkeys(results["method"]))
@@ -501,15 +540,28 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
     else:
         parts = [("all", results, ["dataset", "setting"])]
     means, sds, counts, not_worse, pvalues, comps, notes, small, agree = {}, {}, {}, {}, {}, {}, [], [], []
+    incomplete = {}
     for col, sub, blocks in parts:
         mat = score_matrix(sub, metric, blocks, methods=method_order)
         means[col] = mat.mean(axis=0)
         sds[col] = mat.std(axis=0, ddof=1)
         counts[col] = mat.notna().sum(axis=0)
+        # every mean over the same data sets, or the cell marked and the missing ones named
+        has_any = mat.notna().any(axis=1)
+        incomplete[col] = pd.Series({m: bool((mat[m].isna() & has_any).any()) and mat[m].notna().any()
+                                     for m in method_order})
+        for m in method_order:
+            if incomplete[col][m]:
+                missing = [str(b) for b in mat.index[mat[m].isna() & has_any]]
+                unit = "data sets" if grouping == "setting" else "(data set, setting) pairs"
+                notes.append(f"{INCOMPLETE_MARK} {col}: {m} is averaged over {int(counts[col][m])} of "
+                             f"{int(has_any.sum())} {unit} (no score on {', '.join(missing)}).")
+        test_mat = mat if test_blocks == "datasets" else score_matrix(sub, metric, blocks + ["rep"],
+                                                                        methods=method_order)
         try:
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always", IncompleteBlockWarning)
-                comp = compare(mat, greater_is_better=gib, alpha=alpha, control=control, metric=metric)
+                comp = compare(test_mat, greater_is_better=gib, alpha=alpha, control=control, metric=metric)
             for w in caught:
                 if issubclass(w.category, IncompleteBlockWarning):
                     notes.append(f"{col}: {w.message}")
@@ -532,15 +584,18 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
     if small:
         notes.append(f"Few blocks ({'; '.join(small)}): the p-values rest on chi-square / F approximations "
                      f"that are rough for fewer than {SMALL_N} data sets.")
+    tested_n = "; ".join(f"{c}: N = {len(v.blocks)}" for c, v in comps.items() if not isinstance(v, str))
+    notes.append(f"Test blocks{f' ({tested_n})' if tested_n else ''}: {TEST_BLOCKS[test_blocks]}")
     cols = [p[0] for p in parts]
     mean = pd.DataFrame(means).reindex(index=method_order, columns=cols)
     sd = pd.DataFrame(sds).reindex(index=method_order, columns=cols)
     count = pd.DataFrame(counts).reindex(index=method_order, columns=cols).fillna(0).astype(int)
     nw = pd.DataFrame(not_worse).reindex(index=method_order, columns=cols).fillna(False).astype(bool)
+    inc = pd.DataFrame(incomplete).reindex(index=method_order, columns=cols).fillna(False).astype(bool)
     over = "data sets" if grouping == "setting" else "data set x setting pairs"
     table = PaperTable(
         metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals, scale=scale,
-        style=style, not_worse=nw, pvalues=pvalues, notes=notes,
+        style=style, not_worse=nw, pvalues=pvalues, notes=notes, incomplete=inc,
         title=(f"{title_prefix}{_metric_label(metric)}: {_ms(style)} over {over} "
                f"(per-{('data-set' if grouping == 'setting' else 'pair')} means over repetitions); "
                f"Holm vs best at {alpha:g}"),
@@ -608,21 +663,37 @@ def write_stats_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
     from pu_lib import figures
 
     results = results[results["experiment"] == experiment] if "experiment" in results.columns else results
-    table, comps = summary_table(
-        results, metric, grouping, alpha=options.get("alpha", 0.05), control=options.get("control", "best"),
-        decimals=options.get("decimals", 3), scale=effective_scale(metric, options.get("scale", 1.0)),
-        style=options.get("style", "pm"),
-        methods=methods, datasets=datasets, settings=settings, title_prefix=f"{experiment}: ",
-    )
+    conventions = options.get("test_blocks", "datasets")
+    conventions = [conventions] if isinstance(conventions, str) else list(conventions)
+    tables, comps_by = [], {}
+    for tb in conventions:  # one table per test convention (report.test_blocks), the first one drawn
+        t, c = summary_table(
+            results, metric, grouping, alpha=options.get("alpha", 0.05), control=options.get("control", "best"),
+            decimals=options.get("decimals", 3), scale=effective_scale(metric, options.get("scale", 1.0)),
+            style=options.get("style", "pm"), methods=methods, datasets=datasets, settings=settings,
+            title_prefix=f"{experiment}: " + (f"[test blocks: {tb}] " if len(conventions) > 1 else ""),
+            test_blocks=tb,
+        )
+        tables.append(t)
+        comps_by[tb] = c
+    table, comps = tables[0], comps_by[conventions[0]]
+
+    def _cols(cs):
+        return {str(c): (v.to_dict() if not isinstance(v, str) else {"error": v}) for c, v in cs.items()}
+
     doc = {
         "experiment": experiment, "metric": metric, "grouping": grouping,
         "alpha": options.get("alpha", 0.05), "control": options.get("control", "best"),
+        "test_blocks": conventions[0],
         **(provenance or {}),
         "notes": list(table.notes),
-        "columns": {str(c): (v.to_dict() if not isinstance(v, str) else {"error": v}) for c, v in comps.items()},
+        "columns": _cols(comps),
     }
+    if len(conventions) > 1:
+        doc["by_test_blocks"] = {tb: {"notes": list(t.notes), "columns": _cols(comps_by[tb])}
+                                 for tb, t in zip(conventions, tables)}
     write_text_atomic(json.dumps(doc, indent=2, allow_nan=False) + "\n", outputs["json"])
-    write_table_files([table], {k: outputs[k] for k in ("md", "tex", "csv", "html") if k in outputs},
+    write_table_files(tables, {k: outputs[k] for k in ("md", "tex", "csv", "html") if k in outputs},
                       html_title=f"{experiment}: {metric} ({grouping})")
 
     valid = {str(c): v for c, v in comps.items() if not isinstance(v, str)}
@@ -664,4 +735,4 @@ def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setti
 __all__ = ["PaperTable", "per_dataset_tables", "resolved_setting", "row_settings", "select_settings",
            "setting_matches", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
            "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS", "MIN_INTERVAL_N",
-           "VALUE_RANGES", "interval_cell", "mean_interval", "value_range"]
+           "VALUE_RANGES", "interval_cell", "mean_interval", "value_range", "TEST_BLOCKS", "INCOMPLETE_MARK"]

@@ -55,6 +55,8 @@ def test_summary_table_golden_markdown():
         "Bold: not significantly worse than the best-ranked method (Holm's post hoc test on average ranks, Demšar 2006).\n"
         "Few blocks (flip-0.25: N = 4; flip-0.5: N = 4): the p-values rest on chi-square / F approximations "
         "that are rough for fewer than 5 data sets.\n"
+        "Test blocks (flip-0.25: N = 4; flip-0.5: N = 4): the data sets (per-data-set means over repetitions), "
+        "as Demšar (2006) prescribes.\n"
     )
     assert table.to_markdown() == expected
     # The numbers behind the marks (hand-checked): chi2_F = 6.5 and 4.5, F_F = 13 and 27/7 with
@@ -125,7 +127,8 @@ def test_latex_booktabs_golden():
         "\\par\\smallskip{\\footnotesize Higher is better. Best value per column in bold and underlined. "
         "Bold: not significantly worse than the best-ranked method (Holm's post hoc test on average ranks, "
         "Demšar 2006). Few blocks (flip-0.25: N = 4; flip-0.5: N = 4): the p-values rest on chi-square / F "
-        "approximations that are rough for fewer than 5 data sets.}\n"
+        "approximations that are rough for fewer than 5 data sets. Test blocks (flip-0.25: N = 4; flip-0.5: "
+        "N = 4): the data sets (per-data-set means over repetitions), as Demšar (2006) prescribes.}\n"
         "\\end{table}\n"
     )
     assert table.to_latex() == expected
@@ -317,3 +320,46 @@ def test_pooled_layout_averages_the_matching_settings_only():
     assert "pooled: selection random" in table.title
     with pytest.raises(ValueError, match="pooled"):
         dataset_tables(_sar_results(), "brier", "nonsense")
+
+
+def test_test_blocks_dataset_repetitions_tests_every_pair_and_keeps_the_cells():
+    # the PU Hellinger authors' convention: (data set, repetition) pairs as blocks
+    df = _results()
+    demsar, c1 = summary_table(df, "f1", "setting")
+    authors, c2 = summary_table(df, "f1", "setting", test_blocks="dataset_repetitions")
+    pd.testing.assert_frame_equal(demsar.mean, authors.mean)
+    assert len(c1["flip-0.25"].blocks) == 4 and len(c2["flip-0.25"].blocks) == 8  # 4 data sets x 2 reps
+    assert c2["flip-0.25"].blocks[0] == "d1 / 0"
+    md = authors.to_markdown()
+    assert "Test blocks (flip-0.25: N = 8; flip-0.5: N = 8): data set x repetition pairs" in md
+    assert "Few blocks" not in md
+    with pytest.raises(ValueError, match="test_blocks"):
+        summary_table(df, "f1", "setting", test_blocks="repetitions")
+    with pytest.raises(ValueError, match="rep"):
+        summary_table(df.drop(columns="rep"), "f1", "setting", test_blocks="dataset_repetitions")
+
+
+def test_a_mean_over_fewer_data_sets_is_marked_and_the_missing_ones_named():
+    df = _results()
+    df = df[~((df["dataset"] == "d3") & (df["method"] == "naive") & (df["setting"] == "flip-0.5"))]
+    with pytest.warns(UserWarning):
+        table, _ = summary_table(df, "f1", "setting")
+    md = table.to_markdown()
+    assert table.incomplete.loc["naive", "flip-0.5"] and not table.incomplete.loc["naive", "flip-0.25"]
+    assert "| naive | 0.350 ± 0.129 | **0.317 ± 0.126 †** |" in md  # (0.30 + 0.20 + 0.45) / 3
+    assert "† flip-0.5: naive is averaged over 3 of 4 data sets (no score on d3)." in md
+    assert "\\textdagger{}" in table.to_latex()
+
+
+def test_write_stats_outputs_writes_one_table_per_test_convention(tmp_path):
+    import json
+
+    outputs = {k: tmp_path / f"t.{k}" for k in ("json", "md")}
+    outputs.update({k: tmp_path / f"f_{k}.png" for k in ("cd_png", "ranks_png")})
+    write_stats_outputs(_results(), experiment="exp", metric="f1", grouping="setting",
+                        options={"test_blocks": ["datasets", "dataset_repetitions"]}, outputs=outputs)
+    md = outputs["md"].read_text()
+    assert "[test blocks: datasets]" in md and "[test blocks: dataset_repetitions]" in md
+    doc = json.loads(outputs["json"].read_text())
+    assert doc["test_blocks"] == "datasets"
+    assert doc["by_test_blocks"]["dataset_repetitions"]["columns"]["flip-0.25"]["n_blocks"] == 8

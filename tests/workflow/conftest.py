@@ -205,7 +205,7 @@ TINY_CORE_TARGETS = ["tiny_core"]
 #: PU Hellinger trees Tables 3, 4, A1-A7 and the Ada-PU Table 2 and Figure 3)
 TINY_TARGETS = ["tiny_snar_tables", "sar_tables", "figure_2", "figure_3", "figure_3_1"]
 TINY_MIRROR_TARGETS = ["table_a", "figure_b", "flip_tables", "pu_hellinger_table_3", "pu_hellinger_table_4",
-                       "pu_hellinger_table_a1", "pu_hellinger_tables_a2_a4", "pu_hellinger_tables_a5_a7",
+                       "pu_hellinger_table_a1", "pu_hellinger_tables_a2_a4_a6", "pu_hellinger_tables_a3_a5_a7",
                        "ada_pu_table_2", "ada_pu_figure_3"]
 
 

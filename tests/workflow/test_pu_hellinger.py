@@ -23,7 +23,7 @@ PAPER = REPO / "config" / "papers" / "pu_hellinger.yaml"
 TINY = REPO / "config" / "papers" / "pu_hellinger_tiny.yaml"
 TINY_METHODS = ("PU-SHRF", "PU-HDT", "HDT", "nnPU")
 TARGETS = ["pu_hellinger_table_3", "pu_hellinger_table_4", "pu_hellinger_table_a1",
-           "pu_hellinger_tables_a2_a4", "pu_hellinger_tables_a5_a7"]
+           "pu_hellinger_tables_a2_a4_a6", "pu_hellinger_tables_a3_a5_a7"]
 
 
 def test_paper_config_declares_the_protocol_and_one_target_per_table():
@@ -46,10 +46,13 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
     assert cfg["methods"]["PU-HRF"]["params"]["bootstrap"] == "standard"
     # the thirteen methods of Table 2: the four Hellinger methods, ADASYN + random forest and
     # the eight PU methods of Section 4.2, the risk-based ones with the true prior
-    assert len(exp["methods"]) == 13 and set(exp["methods"]) == set(cfg["methods"])
-    assert {cfg["methods"][m]["method"] for m in exp["methods"]} == {
+    # (then the authors' variants of Elkan-Noto, nnPU and imbalanced nnPU)
+    assert len(exp["methods"]) == 16 and set(exp["methods"]) == set(cfg["methods"])
+    assert {cfg["methods"][m]["method"] for m in exp["methods"][:13]} == {
         "pu_hellinger_forest", "pu_hellinger_tree", "hellinger_tree", "adasyn_rf", "upu_xgb", "nnpu_xgb",
         "imbalanced_nnpu_xgb", "pu_bagging", "rank_pruning", "pu_weighted_lr", "elkan_noto", "spy_em"}
+    assert [cfg["methods"][m]["method"] for m in exp["methods"][13:]] == [
+        "elkan_noto_pulearn", "nnpu_xgb_csboost", "imbalanced_nnpu_xgb_csboost"]
     for name in ("uPU", "nnPU", "imbalanced-nnPU"):
         assert cfg["methods"][name]["params"]["prior"] is True
 
@@ -71,21 +74,30 @@ def test_summary_tables_have_significance_marks_per_flip_ratio(tiny_run_output):
     wd, _ = tiny_run_output
     for metric in ("f1_tuned", "auc_pr", "auc_roc"):
         md = (wd / "results" / "tables" / f"pu_hellinger.{metric}.setting.md").read_text()
-        lines = md.splitlines()
-        assert "| method | flip-25 | flip-75 |" in lines and "Holm vs best at 0.05" in lines[0]
-        rows = [line for line in lines if line.startswith("| ") and line.split("|")[1].strip() in
-                TINY_METHODS]
-        assert [r.split("|")[1].strip() for r in rows] == list(TINY_METHODS)
-        # per flip ratio: the best cell bold and underlined, every cell either plain or bold
-        # (bold = not rejected against the best-ranked method by Holm's test)
-        for col in (2, 3):
-            cells = [r.split("|")[col].strip() for r in rows]
-            assert sum(c.startswith("**<ins>") for c in cells) >= 1
-            assert all(re.fullmatch(r"(\*\*(<ins>)?)?\d\.\d{3} ± \d\.\d{3}((</ins>)?\*\*)?", c) for c in cells), cells
-        pline = next(line for line in lines if line.startswith("| Iman-Davenport p |"))
-        assert len(re.findall(r"\d\.\d{4}|< ?0\.0001|1\.0000", pline)) == 2, pline
+        # one table per test convention (report.test_blocks), each naming its blocks
+        parts = [p for p in md.split("### ") if p.strip()]
+        assert len(parts) == 2
+        assert "[test blocks: datasets]" in parts[0] and "[test blocks: dataset_repetitions]" in parts[1]
+        assert "Test blocks (flip-25: N = 2; flip-75: N = 2): the data sets" in parts[0]
+        assert "Test blocks (flip-25: N = 4; flip-75: N = 4): data set x repetition pairs" in parts[1]
+        for part in parts:
+            lines = part.splitlines()
+            assert "| method | flip-25 | flip-75 |" in lines and "Holm vs best at 0.05" in lines[0]
+            rows = [line for line in lines if line.startswith("| ") and line.split("|")[1].strip() in
+                    TINY_METHODS]
+            assert [r.split("|")[1].strip() for r in rows] == list(TINY_METHODS)
+            # per flip ratio: the best cell bold and underlined, every cell either plain or bold
+            # (bold = not rejected against the best-ranked method by Holm's test)
+            for col in (2, 3):
+                cells = [r.split("|")[col].strip() for r in rows]
+                assert sum(c.startswith("**<ins>") for c in cells) >= 1
+                assert all(re.fullmatch(r"(\*\*(<ins>)?)?\d\.\d{3} ± \d\.\d{3}((</ins>)?\*\*)?", c)
+                           for c in cells), cells
+            pline = next(line for line in lines if line.startswith("| Iman-Davenport p |"))
+            assert len(re.findall(r"\d\.\d{4}|< ?0\.0001|1\.0000", pline)) == 2, pline
         stats = json.loads((wd / "results" / "stats" / f"pu_hellinger.{metric}.setting.json").read_text())
-        assert stats
+        assert stats["test_blocks"] == "datasets" and set(stats["by_test_blocks"]) == {
+            "datasets", "dataset_repetitions"}
     assert not (wd / "results" / "tables" / "pu_hellinger.f1_tuned.all.md").exists()  # groupings: [setting]
 
 
@@ -97,6 +109,9 @@ def test_per_dataset_tables_one_per_flip_ratio(tiny_run_output):
         md = (wd / "results" / "tables" / f"pu_hellinger.{metric}.per_dataset.md").read_text()
         titles = re.findall(r"^### .*$", md, flags=re.M)
         assert len(titles) == 2 and "(flip-25)" in titles[0] and "(flip-75)" in titles[1]
+        # the paper's labels: A2 F1 25%, A3 AUC-PR 25%, ..., A6 F1 75%, A7 AUC-PR 75%
+        labels = ("Table A2", "Table A6") if metric == "f1_tuned" else ("Table A3", "Table A7")
+        assert [t.startswith(f"### {lab}. ") for t, lab in zip(titles, labels)] == [True, True]
         assert md.count("| method | CGO | YEA |") == 2
 
 

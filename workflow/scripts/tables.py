@@ -12,6 +12,7 @@ tables = dataset_tables(
     df, metric, opts["per_dataset_layout"], pool_where=opts.get("pool_where"), decimals=opts["decimals"], scale=opts["scale"], style=opts["style"],
     methods=snakemake.params.methods, datasets=snakemake.params.datasets,
     settings=snakemake.params.settings, title_prefix=f"{experiment}: ",
+    table_labels=(opts.get("table_labels") or {}).get(metric),
 )
 out = {fmt: getattr(snakemake.output, fmt) for fmt in ("md", "tex", "csv", "html")}
 write_table_files(tables, out, html_title=f"{experiment}: {metric} per data set")
