@@ -23,8 +23,11 @@ VALUES = [0, 1, 2, -1, 0.0, 0.5, 1.0, 1.5, -0.2, np.int64(3), np.float32(0.25), 
 def _id(constraint) -> str:
     """repr, with option sets sorted: the same id in every process (string hashes are
     randomised per process; pytest-xdist needs equal test ids on its workers)."""
-    options = getattr(constraint, "options", None)
-    return f"{type(constraint).__name__}{sorted(map(str, options))}" if options else repr(constraint)
+    if isinstance(constraint, str):
+        return constraint
+    args = [sorted(map(str, a)) if isinstance(a, (set, frozenset)) else getattr(a, "__name__", a)
+            for a in constraint.args]
+    return f"{constraint.kind}({', '.join(map(str, args))}, {constraint.kwargs})"
 
 
 @pytest.mark.parametrize("constraint", CONSTRAINTS, ids=_id)
