@@ -135,3 +135,18 @@ def test_result_rows_follow_the_refit_protocol(tiny_run_output):
     # 25% of the positives unlabeled: a labeled fraction of 0.75 of the training positives
     flip25 = agg[agg["setting"] == "flip-25"]
     assert ((flip25["c_true"] - 0.75).abs() < 0.1).all()
+
+
+def test_threshold_grid_overlay_is_the_paper_experiment_with_the_authors_threshold_rule():
+    from pu_lib.experiments.config import validate_config
+
+    cfg = yaml.safe_load(PAPER.read_text())
+    overlay = yaml.safe_load((REPO / "config" / "papers" / "pu_hellinger_threshold_grid.yaml").read_text())
+    paper, grid = cfg["experiments"]["pu_hellinger"], overlay["experiments"]["pu_hellinger_grid"]
+    for key in ("datasets", "settings", "methods", "repetitions"):
+        assert grid[key] == paper[key], key
+    assert grid["split"] == {**paper["split"], "threshold_rule": "grid"}
+    merged = {**cfg, "experiments": {**cfg["experiments"], **overlay["experiments"]},
+              "targets": {**cfg["targets"], **overlay["targets"]}}
+    out = validate_config(merged, REPO / "workflow" / "schemas" / "config.schema.yaml")
+    assert out["experiments"]["pu_hellinger_grid"]["split"]["threshold_rule"] == "grid"
