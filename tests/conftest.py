@@ -194,7 +194,6 @@ def pytest_collection_modifyitems(config, items):
     its 75 s that way on a 2-core Xeon. pytest never shows an xfail's traceback, so the
     test outcome and every report stay the same. ``--runxfail`` (xfails run as plain
     tests) keeps the full traceback."""
-    _group_for_two_workers(items)
     if config.getoption("runxfail"):
         return
     for item in items:
@@ -202,19 +201,40 @@ def pytest_collection_modifyitems(config, items):
             item.repr_failure = _short_repr_failure
 
 
-#: session fixtures that run a whole workflow once: every test that reads one goes to the
+#: session fixtures that run a whole workflow once: the test files that use one go to the
 #: same pytest-xdist worker, so that the run is made once per suite, not once per worker
-SHARED_RUN_GROUPS = {"tiny_core": "tiny_run", "tiny_run": "tiny_run", "tiny_run_output": "tiny_run",
-                     "default_run": "default_run"}
+SHARED_RUN_GROUPS = {"tiny_core": "tiny_run", "tiny_run": "tiny_run", "default_run": "default_run"}
 
 
-def _group_for_two_workers(items):
-    """``xdist_group`` marks for ``pytest -n 2 --dist loadgroup`` (the README's test command):
-    the tests of one file stay together (module fixtures, such as a workflow run that the
-    file's tests change one after another, are made once), and the readers of a shared
-    workflow run (:data:`SHARED_RUN_GROUPS`) form one group across files. Without xdist the
-    marks do nothing."""
-    for item in items:
-        names = [SHARED_RUN_GROUPS[f] for f in getattr(item, "fixturenames", ()) if f in SHARED_RUN_GROUPS]
-        group = names[0] if names else item.nodeid.split("::")[0]
-        item.add_marker(pytest.mark.xdist_group(group))
+def _worker_groups(tests_dir: Path, root: Path) -> dict[str, str]:
+    """``{test file (relative to the rootdir): group}`` for the files that name a shared-run
+    fixture of :data:`SHARED_RUN_GROUPS` (found in the file's text)."""
+    groups = {}
+    for path in sorted(tests_dir.rglob("test_*.py")):
+        text = path.read_text(encoding="utf-8")
+        for fixture, group in SHARED_RUN_GROUPS.items():
+            if re.search(rf"\b{fixture}\b", text):
+                groups[path.relative_to(root).as_posix()] = group
+                break
+    return groups
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """With ``pytest -n N`` (``--dist loadgroup``, the default of pyproject.toml): a test
+    file is a unit of work (its module fixtures, such as a workflow run that its tests
+    change one after another, are made once), and the files that read one shared workflow
+    run (:data:`SHARED_RUN_GROUPS`) form one unit, so that the run is made once. (pytest-xdist
+    3.8's own ``xdist_group`` marks do not reach its scheduler under pytest 9.2, whose node
+    ids no longer take the group suffix.)"""
+    if config.getvalue("dist") != "loadgroup":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    groups = _worker_groups(Path(__file__).resolve().parent, Path(config.rootpath))
+
+    class SharedRunScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return groups.get(path, path)
+
+    return SharedRunScheduling(config, log)

@@ -12,7 +12,7 @@ pytest imports this file as the module ``conftest``, and for the test modules of
 directory that name then no longer reaches ``tests/conftest.py``. So that
 ``from conftest import write_config`` keeps working here, the helpers (constants,
 functions; not the fixtures, which pytest already provides) of ``tests/conftest.py`` are
-re-exported below.
+re-exported below (not its hooks, which pytest already calls).
 """
 
 import importlib.util
@@ -38,7 +38,7 @@ def _helpers_of_parent_conftest() -> dict:
         return (bool(_Fixture) and isinstance(v, _Fixture)) or hasattr(v, "_pytestfixturefunction")
 
     return {k: v for k, v in vars(module).items()
-            if not k.startswith("_") and not inspect.ismodule(v) and not is_fixture(v)}
+            if not k.startswith(("_", "pytest_")) and not inspect.ismodule(v) and not is_fixture(v)}
 
 
 globals().update({k: v for k, v in _helpers_of_parent_conftest().items() if k not in globals()})
