@@ -190,7 +190,11 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator):
     def _fit(self, X, s, sample_weight):
         torch = import_torch(f"{type(self).__name__} ({self._purpose})")
         self._check_hidden_sizes()
-        X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight)
+        # X in the network's dtype (no copy of float32 input), float64 where a prior
+        # estimator is fitted on it
+        prior = getattr(self, "prior", None)
+        data_dtype = np.float64 if prior is not None and not isinstance(prior, Real) else np.dtype(self.dtype)
+        X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight, dtype=data_dtype)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         consts = self._prepare(X, s, w, seed)
         device = resolve_device(torch, self.device)
@@ -199,8 +203,11 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator):
         held = None
         if self.early_stopping:
             held = stratified_holdout(s, float(self.validation_fraction), derive_seed(seed, "validation"))
-        rows = np.arange(s.shape[0]) if held is None else np.flatnonzero(~held)
-        T = self._tensors(torch, X[rows], s[rows], None if w is None else w[rows], device, tdtype)
+        if held is None:
+            T = self._tensors(torch, X, s, w, device, tdtype)
+        else:
+            rows = np.flatnonzero(~held)
+            T = self._tensors(torch, X[rows], s[rows], None if w is None else w[rows], device, tdtype)
         V = None if held is None else self._tensors(torch, X[held], s[held], None if w is None else w[held],
                                                        device, tdtype)
         fork_devices = [torch.cuda.current_device()] if device == "cuda" else []
