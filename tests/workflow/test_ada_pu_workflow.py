@@ -79,7 +79,10 @@ def test_result_rows_follow_the_protocol_and_carry_per_round_accuracy(tiny_run_o
     assert (pn["pn_n_positives"] == 10).all() and (pn["pn_n_negatives"] == 1).all()
     for _, row in agg.iterrows():
         curve = np.asarray(row["staged_accuracy"], dtype=float)
-        assert curve.shape == (20,) and np.all((curve >= 0) & (curve <= 1))
+        # scikit-learn's AdaBoost ends early when a stump fits the 11-row PN sample without
+        # error (docs/ada_pu.md); every other method runs all 20 rounds
+        assert (curve.shape == (20,)) if row["method"] != "pn_adaboost" else (1 <= len(curve) <= 20)
+        assert np.all((curve >= 0) & (curve <= 1))
         assert curve[-1] == pytest.approx(row["accuracy"])  # the last round is the final model
 
 
@@ -93,8 +96,12 @@ def test_table_2_and_the_curves_are_written(tiny_run_output):
         assert f"| {m} |" in md
     for exp, methods in (("ada_pu_breast_cancer", 4), ("ada_pu_benchmarks", 5), ("ada_pu_thresholds", 2)):
         curves = pd.read_csv(wd / "results" / "tables" / f"{exp}.curves_accuracy.csv")
-        assert curves.groupby("method")["round"].apply(list).map(lambda r: r == list(range(1, 21))).all()
-        assert curves["method"].nunique() == methods and (curves["n"] == 2).all()
+        for method, part in curves.groupby("method"):
+            rounds = list(part["round"])
+            # PN AdaBoost may end early (above); its rounds are still 1, 2, ..., k
+            assert rounds == list(range(1, 21)) if method != "pn_adaboost" else rounds == list(range(1, len(rounds) + 1))
+            assert (part["n"] == 2).all() if method != "pn_adaboost" else part["n"].between(1, 2).all()
+        assert curves["method"].nunique() == methods
         for ext in ("png", "pdf"):
             assert (wd / "results" / "figures" / f"curves_{exp}.accuracy.{ext}").stat().st_size > 1000
     thr = pd.read_csv(wd / "results" / "tables" / "ada_pu_thresholds.curves_accuracy.csv")
