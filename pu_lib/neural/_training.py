@@ -41,6 +41,7 @@ is rebuilt on the CPU when unpickled (``device_ = "cpu"``), which needs torch.
 from __future__ import annotations
 
 import contextlib
+from abc import ABCMeta, abstractmethod
 from numbers import Integral, Real
 
 import numpy as np
@@ -123,7 +124,7 @@ def stratified_holdout(s: np.ndarray, fraction: float, seed: int) -> np.ndarray:
     return held
 
 
-class NeuralPUBase(PUClassifierMixin, BaseEstimator):
+class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     """Base of the neural PU estimators (not registered itself); see the module docstring."""
 
     #: Adam's (beta1, beta2) for the method
@@ -164,11 +165,14 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator):
             torch.from_numpy(np.asarray(w, dtype=np.dtype(self.dtype))).to(device)
         return t
 
+    @abstractmethod
     def _train_epoch(self, torch, module, optimizer, T, generator, epoch, consts) -> dict:
-        raise NotImplementedError
+        """One pass over the training rows by the method's mini-batch step; returns the
+        epoch's ``history_`` entries (nnPU: :mod:`pu_lib.neural.nnpu`, VPU: :mod:`pu_lib.neural.vpu`)."""
 
+    @abstractmethod
     def _validation_risk(self, torch, module, T, consts) -> float:
-        raise NotImplementedError
+        """The method's PU risk on held-out rows (no true labels), for early stopping."""
 
     def _after_fit(self, torch, module, T, consts) -> None:
         """Fitted attributes a method derives from the final network."""
@@ -281,8 +285,9 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator):
         """The decision function from raw scores (0 = the decision threshold)."""
         return g
 
+    @abstractmethod
     def _proba_from_decision(self, d) -> np.ndarray:
-        raise NotImplementedError
+        """P(y = 1 | x) from the decision values (each method's own link)."""
 
     def decision_function(self, X):
         """The decision value of every row of ``X``; positive where ``predict`` gives 1."""
