@@ -20,9 +20,9 @@ import numbers
 import numpy as np
 
 __all__ = ["CASE_CONTROL", "SCENARIOS", "SINGLE_TRAINING_SET", "DegenerateFeaturesWarning", "SparseInputError",
-           "as_1d", "check_X", "check_X_s", "check_binary", "check_fraction", "check_input_kind", "check_prior",
-           "check_probabilities", "check_sample_weight", "check_scenario", "check_varying_features",
-           "validate_params", "validate_pu_data", "varying_columns"]
+           "accepts_sparse", "as_1d", "check_X", "check_X_s", "check_binary", "check_fraction", "check_input_kind",
+           "check_prior", "check_probabilities", "check_sample_weight", "check_scenario", "check_varying_features",
+           "is_sparse", "set_sparse_methods_hint", "validate_params", "validate_pu_data", "varying_columns"]
 
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
 SINGLE_TRAINING_SET = "single_training_set"
@@ -72,24 +72,67 @@ class DegenerateFeaturesWarning(UserWarning):
     rests only on how many unlabeled rows share the labeled rows' one feature vector."""
 
 
-def check_input_kind(X, name: str = "X") -> None:
-    """Reject, with a message naming the problem, inputs that a numeric conversion would
-    reject obscurely: a scipy sparse matrix (:class:`SparseInputError`; pu_lib's
-    estimators take dense arrays) and a pandas DataFrame with non-numeric columns
-    (``ValueError`` naming the columns). Boolean columns and categorical columns with
-    numeric categories count as numeric."""
+def is_sparse(X) -> bool:
+    """Whether ``X`` is a scipy sparse matrix or array (scipy is not imported for this)."""
     import sys
 
     sparse = sys.modules.get("scipy.sparse")
-    if sparse is not None and sparse.issparse(X):
-        shape = getattr(X, "shape", None)
-        mb = ""
-        if shape is not None and len(shape) == 2:
-            mb = f" (a dense float64 copy takes {shape[0] * shape[1] * 8 / 2**20:.0f} MB)"
-        raise SparseInputError(
-            f"{name} is a sparse matrix ({type(X).__name__}, shape {shape}); pu_lib's estimators take dense "
-            f"input only: convert it with {name}.toarray(){mb}, or reduce it first (e.g. TruncatedSVD)"
-        )
+    return sparse is not None and sparse.issparse(X)
+
+
+def accepts_sparse(estimator) -> bool:
+    """Whether ``estimator`` takes scipy sparse ``X``: its ``_accepts_sparse`` attribute,
+    the one place an estimator declares it (a class attribute, or a property reading the
+    parameters on which it depends, such as the base learner); False when absent. Sparse
+    ``X`` reaches such an estimator as CSR (CSC and the other formats are converted)."""
+    return estimator is not None and bool(getattr(estimator, "_accepts_sparse", False))
+
+
+#: a function returning the text naming the estimators that take sparse input (set by
+#: :mod:`pu_lib.base` from the registry; this module imports no estimator)
+_SPARSE_METHODS_HINT = None
+
+
+def set_sparse_methods_hint(func) -> None:
+    """Register the function that names the sparse-capable estimators in the message of
+    :class:`SparseInputError` (:func:`pu_lib.base.sparse_methods_text`)."""
+    global _SPARSE_METHODS_HINT
+    _SPARSE_METHODS_HINT = func
+
+
+def _sparse_error(X, name: str, estimator) -> SparseInputError:
+    shape = getattr(X, "shape", None)
+    mb = ""
+    if shape is not None and len(shape) == 2:
+        mb = f" (a dense float64 copy takes {shape[0] * shape[1] * 8 / 2**20:.0f} MB)"
+    if estimator is None:
+        who = "this estimator takes"
+    else:
+        import inspect
+
+        fixed = isinstance(inspect.getattr_static(type(estimator), "_accepts_sparse", False), bool)
+        who = f"{type(estimator).__name__} takes" if fixed else \
+            f"{type(estimator).__name__} with these parameters takes"
+    hint = ""
+    if _SPARSE_METHODS_HINT is not None:
+        hint = f"; the estimators that take sparse input: {_SPARSE_METHODS_HINT()}"
+    return SparseInputError(
+        f"{name} is a sparse matrix ({type(X).__name__}, shape {shape}); {who} dense input only: convert it "
+        f"with {name}.toarray(){mb}, or reduce it first (e.g. TruncatedSVD){hint}"
+    )
+
+
+def check_input_kind(X, name: str = "X", estimator=None) -> None:
+    """Reject, with a message naming the problem, inputs that a numeric conversion would
+    reject obscurely: a scipy sparse matrix unless ``estimator`` takes one
+    (:func:`accepts_sparse`; otherwise :class:`SparseInputError`, whose message names the
+    estimators that take sparse input) and a pandas DataFrame with non-numeric columns
+    (``ValueError`` naming the columns). Boolean columns and categorical columns with
+    numeric categories count as numeric."""
+    if is_sparse(X):
+        if accepts_sparse(estimator):
+            return
+        raise _sparse_error(X, name, estimator)
     dtypes = getattr(X, "dtypes", None)
     if dtypes is None or not hasattr(X, "columns") or not hasattr(dtypes, "items"):
         return
@@ -114,7 +157,10 @@ def check_input_kind(X, name: str = "X") -> None:
 
 def varying_columns(X) -> np.ndarray:
     """Boolean mask of the columns of a 2-D array that hold more than one value (NaN
-    counts as a value of its own: a column of numbers and NaN varies)."""
+    counts as a value of its own: a column of numbers and NaN varies). For a sparse
+    matrix, absent entries count as missing (NaN), as XGBoost reads them."""
+    if is_sparse(X):
+        return _sparse_varying_columns(X)
     X = np.asarray(X)
     if X.shape[0] == 0:
         return np.zeros(X.shape[1], dtype=bool)
@@ -125,6 +171,23 @@ def varying_columns(X) -> np.ndarray:
     differs = np.any((X != first[None, :]) & ~nan, axis=0)
     mixed = nan.any(axis=0) & ~nan.all(axis=0)
     return differs | mixed
+
+
+def _sparse_varying_columns(X) -> np.ndarray:
+    """:func:`varying_columns` of a sparse matrix read as XGBoost reads it: absent entries
+    (and stored NaN) are missing values, so a column varies when it holds two different
+    stored values or some stored values and some missing ones."""
+    Xc = X.tocsc()
+    n, d = Xc.shape
+    data = np.asarray(Xc.data, dtype=np.float64)
+    present = ~np.isnan(data)
+    col = np.repeat(np.arange(d), np.diff(Xc.indptr))
+    count = np.bincount(col[present], minlength=d)
+    lo = np.full(d, np.inf)
+    hi = np.full(d, -np.inf)
+    np.minimum.at(lo, col[present], data[present])
+    np.maximum.at(hi, col[present], data[present])
+    return ((count > 0) & (count < n)) | ((count > 0) & (lo != hi))
 
 
 def check_varying_features(X, s, estimator: str) -> None:
@@ -138,7 +201,7 @@ def check_varying_features(X, s, estimator: str) -> None:
             "and unlabeled rows cannot be told apart and no class prior can be estimated (the estimate would be "
             "the trivial prior 1.0); check the feature matrix"
         )
-    lab = X[np.asarray(s) == 1]
+    lab = X[np.flatnonzero(np.asarray(s) == 1)]
     if lab.shape[0] > 1 and not varying_columns(lab).any():
         import warnings
 
@@ -149,10 +212,13 @@ def check_varying_features(X, s, estimator: str) -> None:
         )
 
 
-def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False) -> np.ndarray:
+def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False, accept_sparse: bool = False):
     """Validate a 2-D finite numeric feature matrix; returns an ndarray (no copy if possible).
-    Sparse matrices and DataFrames with non-numeric columns are rejected by
-    :func:`check_input_kind`."""
+    DataFrames with non-numeric columns are rejected by :func:`check_input_kind`, and so
+    are sparse matrices unless ``accept_sparse``: a sparse ``X`` is then returned as a CSR
+    matrix of ``dtype`` (its stored values checked as a dense array's)."""
+    if accept_sparse and is_sparse(X):
+        return _check_sparse_X(X, name, dtype, allow_nan)
     check_input_kind(X, name)
     if hasattr(X, "to_numpy"):
         X = X.to_numpy()
@@ -169,6 +235,27 @@ def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False) -> np
         X = X.astype(dtype)
     if not allow_nan and not np.all(np.isfinite(X)):
         bad = int(np.sum(~np.isfinite(X)))
+        raise ValueError(f"{name} contains {bad} NaN or infinite value(s); impute or drop them first")
+    return X
+
+
+def _check_sparse_X(X, name: str, dtype, allow_nan: bool):
+    """:func:`check_X` of a sparse matrix: CSR of ``dtype``, at least one row and column,
+    numeric, finite stored values (NaN allowed with ``allow_nan``)."""
+    if len(X.shape) != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {X.shape}")
+    if X.shape[0] == 0:
+        raise ValueError(f"{name} has no rows")
+    if X.shape[1] == 0:
+        raise ValueError(f"{name} has no columns")
+    if not np.issubdtype(X.dtype, np.number) and X.dtype != bool:
+        raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
+    if X.format != "csr":
+        X = X.tocsr()
+    if dtype is not None and X.dtype != dtype:
+        X = X.astype(dtype)
+    if not allow_nan and not np.all(np.isfinite(X.data)):
+        bad = int(np.sum(~np.isfinite(X.data)))
         raise ValueError(f"{name} contains {bad} NaN or infinite value(s); impute or drop them first")
     return X
 
@@ -203,12 +290,12 @@ def check_binary(v, name: str, n: int | None = None) -> np.ndarray:
     return v.astype(np.int8)
 
 
-def check_X_s(X, s, dtype=np.float64, allow_nan: bool = False):
+def check_X_s(X, s, dtype=np.float64, allow_nan: bool = False, accept_sparse: bool = False):
     """Validate PU training data: finite 2-D X (``allow_nan``: NaN allowed, infinities
-    not) and 0/1 ``s`` with at least one labeled positive and at least one unlabeled
-    example."""
-    X = check_X(X, dtype=dtype, allow_nan=allow_nan)
-    if allow_nan and np.isinf(X).any():
+    not; ``accept_sparse``: a sparse X returned as CSR, see :func:`check_X`) and 0/1
+    ``s`` with at least one labeled positive and at least one unlabeled example."""
+    X = check_X(X, dtype=dtype, allow_nan=allow_nan, accept_sparse=accept_sparse)
+    if allow_nan and np.isinf(X.data if is_sparse(X) else X).any():
         raise ValueError("X contains infinite values; replace them (NaN is allowed here)")
     s = check_binary(s, "s", n=X.shape[0])
     n_lab = int(s.sum())
@@ -282,8 +369,9 @@ def _check_two_label_kinds(s: np.ndarray) -> None:
 def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = False, sample_weight=None):
     """Validate the training data of a PU estimator's ``fit(X, s)``, the scikit-learn way.
 
-    ``X`` is first checked by :func:`check_input_kind` (sparse input: :class:`SparseInputError`;
-    a DataFrame's non-numeric columns named), then goes through scikit-learn's
+    ``X`` is first checked by :func:`check_input_kind` (sparse input: :class:`SparseInputError`
+    unless the estimator takes it, :func:`accepts_sparse`, and then a CSR matrix of
+    ``dtype`` comes back; a DataFrame's non-numeric columns named), then goes through scikit-learn's
     ``validate_data`` (records ``n_features_in_`` and, for a DataFrame,
     ``feature_names_in_``; complex, empty, 1-D and one-row input rejected with
     scikit-learn's messages; NaN left to the next step); ``s`` must be
@@ -304,8 +392,10 @@ def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = Fal
     if s is None:
         raise ValueError(f"{type(estimator).__name__} requires y to be passed, but the target y is None: "
                          "fit takes the PU labels s (1 = labeled positive, 0 = unlabeled)")
-    check_input_kind(X)
-    X = validate_data(estimator, X, reset=True, dtype=dtype, ensure_all_finite=False, ensure_min_samples=2)
+    check_input_kind(X, estimator=estimator)
+    sparse = accepts_sparse(estimator) and is_sparse(X)
+    X = validate_data(estimator, X, reset=True, dtype=dtype, ensure_all_finite=False, ensure_min_samples=2,
+                      accept_sparse="csr" if sparse else False)
     s = np.asarray(s)
     if s.ndim == 2 and s.shape[1] == 1:
         s = column_or_1d(s, warn=True)
@@ -317,14 +407,15 @@ def validate_pu_data(estimator, X, s, *, dtype=np.float64, allow_nan: bool = Fal
             raise ValueError("Only binary classification is supported: s must hold only 0 and 1 "
                              f"(1 = labeled positive, 0 = unlabeled), found values {shown}")
         _check_two_label_kinds(s)
-    X, s = check_X_s(X, s, dtype=dtype, allow_nan=allow_nan)
+    X, s = check_X_s(X, s, dtype=dtype, allow_nan=allow_nan, accept_sparse=sparse)
     rows = np.arange(X.shape[0])
     if sample_weight is None:
         return X, s, None, rows
     w = check_sample_weight(sample_weight, X.shape[0])
     keep = w > 0
     if not keep.all():
-        X, s, w, rows = X[keep], s[keep], w[keep], rows[keep]
+        kept = np.flatnonzero(keep)  # row indices: also the rows of a CSR matrix
+        X, s, w, rows = X[kept], s[kept], w[kept], rows[kept]
         _check_two_label_kinds(s)
     if np.all(w == 1.0):  # unit weights on the kept rows: exactly the unweighted fit
         w = None

@@ -30,11 +30,12 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import has_fit_parameter
 
 from pu_lib import registry
-from pu_lib._validation import SCENARIOS
+from pu_lib._validation import SCENARIOS, accepts_sparse, set_sparse_methods_hint
 
 __all__ = ["FIT_INPUTS", "PRIOR_CONSTRAINT", "PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS",
            "PU_CLASSIFIER_EXPECTED_FAILED_CHECKS", "PU_TREE_EXPECTED_FAILED_CHECKS", "RANDOM_STATE_CONSTRAINT",
-           "SCENARIO_CONSTRAINT", "PUClassifierMixin", "applicable_expected_failed_checks", "fit_inputs"]
+           "SCENARIO_CONSTRAINT", "PUClassifierMixin", "SparseWhen", "applicable_expected_failed_checks", "fit_inputs",
+           "learner_accepts_sparse", "sparse_methods", "sparse_methods_text"]
 
 #: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
 #: list): None, a seed in [0, 2**32 - 1], a ``numpy.random.Generator`` or a legacy
@@ -82,6 +83,77 @@ def fit_inputs(estimator) -> frozenset[str]:
     return frozenset(routing.consumes("fit", list(FIT_INPUTS)))
 
 
+# --- sparse input: which estimators take scipy sparse X (pu_lib._validation.accepts_sparse
+# reads an estimator's _accepts_sparse: True / False on the class, or a SparseWhen)
+
+
+def learner_accepts_sparse(learner, default: bool = False) -> bool:
+    """Whether a base learner given as a parameter takes sparse ``X``: its scikit-learn tag
+    ``input_tags.sparse`` (False for ``StandardScaler`` + ``LogisticRegression``, which
+    would centre the columns, True for ``LogisticRegression``, ``LinearSVC``, XGBoost,
+    scikit-learn's trees and boosters); ``default`` when it is None (the method's own
+    default learner)."""
+    if learner is None:
+        return default
+    from sklearn.utils import get_tags
+
+    try:
+        return bool(get_tags(learner).input_tags.sparse)
+    except Exception:  # an object without scikit-learn tags: not known to take sparse input
+        return False
+
+
+class SparseWhen:
+    """``_accepts_sparse`` of an estimator whose sparse support depends on its parameters:
+    ``condition(estimator) -> bool`` on an instance; on the class, this object, whose
+    ``text`` ("with ...") the sparse-input error message shows."""
+
+    def __init__(self, condition, text: str):
+        self.condition, self.text = condition, text
+
+    def __get__(self, obj, owner=None):
+        return self if obj is None else bool(self.condition(obj))
+
+
+#: SparseWhen of the methods that hand X unchanged to their base learner (``estimator``)
+SPARSE_WITH_BASE = SparseWhen(lambda est: learner_accepts_sparse(est.estimator),
+                              "with a base learner that takes sparse input, e.g. LogisticRegression()")
+
+
+def sparse_methods() -> dict[str, str]:
+    """Registered methods that take sparse ``X``: name -> "" (always) or the condition
+    ("with ..."), read from each class's ``_accepts_sparse`` and the registry defaults."""
+    import inspect
+
+    out = {}
+    for name in registry.names():
+        try:
+            cls = registry.method_class(name)
+        except ImportError:  # an optional dependency is missing: the method cannot run anyway
+            continue
+        flag = inspect.getattr_static(cls, "_accepts_sparse", False)
+        if isinstance(flag, SparseWhen):
+            try:
+                default = accepts_sparse(registry.make_estimator(name))
+            except Exception:  # pragma: no cover - defensive
+                default = False
+            out[name] = "" if default else flag.text
+        elif flag is True:
+            out[name] = ""
+    return out
+
+
+def sparse_methods_text() -> str:
+    """The sparse-capable methods as one line (the :class:`SparseInputError` message)."""
+    items = [n if not cond else f"{n} ({cond})" for n, cond in sparse_methods().items()]
+    return ", ".join(items) if items else "none"
+
+
+set_sparse_methods_hint(sparse_methods_text)
+
+_SPARSE_WEIGHT_CHECK = "check_sample_weight_equivalence_on_sparse_data"
+
+
 # --- estimator checks a PU estimator cannot pass, each with its reason: an estimator
 # declares them in _expected_failed_checks() (check name -> reason), which
 # pu_lib.utils.estimator_checks.parametrize_with_checks marks as strict xfail
@@ -99,6 +171,7 @@ _S_STRING_CLASSES = ("fits on string labels and expects predictions in them; s i
 PU_CLASSIFIER_EXPECTED_FAILED_CHECKS = {
     "check_fit_score_takes_y": _S_NAMED_S,
     "check_sample_weight_equivalence_on_dense_data": _S_KEYWORD_Y,
+    _SPARSE_WEIGHT_CHECK: _S_KEYWORD_Y,
     "check_estimators_dtypes": _S_LABELS_1_2,
     "check_sample_weights_pandas_series": _S_LABELS_1_2,
     "check_sample_weights_not_an_array": _S_LABELS_1_2,
@@ -122,6 +195,7 @@ PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS = {
     "check_estimators_dtypes": _S_LABELS_1_2,
     "check_fit2d_1feature": _S_LABELS_1_2,
     "check_sample_weight_equivalence_on_dense_data": _S_KEYWORD_Y,
+    _SPARSE_WEIGHT_CHECK: _S_KEYWORD_Y,
     "check_sample_weights_pandas_series": _S_LABELS_1_2,
     "check_sample_weights_not_an_array": _S_LABELS_1_2,
     "check_sample_weights_shape": _S_LABELS_1_2,
@@ -131,7 +205,10 @@ PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS = {
 
 def applicable_expected_failed_checks(estimator, checks: dict[str, str]) -> dict[str, str]:
     """``checks`` without the sample-weight checks when ``estimator.fit`` takes no
-    ``sample_weight`` (those checks do not run on it)."""
+    ``sample_weight``, and without the sparse one when it takes no sparse input (those
+    checks do not run on it)."""
+    if not accepts_sparse(estimator):
+        checks = {k: v for k, v in checks.items() if k != _SPARSE_WEIGHT_CHECK}
     if has_fit_parameter(estimator, "sample_weight"):
         return dict(checks)
     return {k: v for k, v in checks.items() if "sample_weight" not in k}
@@ -141,7 +218,8 @@ class PUClassifierMixin(ClassifierMixin):
     """Mixin for PU classifiers: ``fit(X, s)`` with ``s`` in {0, 1} (1 = labeled positive),
     ``predict`` in {0, 1} (1 = positive), ``predict_proba`` columns ``[P(y=0), P(y=1)]``.
 
-    Tags: binary only (``s`` is an indicator, not a class label of many values).
+    Tags: binary only (``s`` is an indicator, not a class label of many values); sparse
+    input as the class's ``_accepts_sparse`` says (:func:`pu_lib._validation.accepts_sparse`).
 
     Estimator checks: ``_expected_failed_checks()`` declares the checks of
     :mod:`pu_lib.utils.estimator_checks` this classifier cannot pass, check name ->
@@ -150,6 +228,7 @@ class PUClassifierMixin(ClassifierMixin):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = accepts_sparse(self)
         return tags
 
     def _expected_failed_checks(self) -> dict[str, str]:

@@ -55,7 +55,7 @@ from sklearn.model_selection import StratifiedKFold
 from pu_lib._optional import require
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import Interval, StrOptions, check_binary, check_X, validate_params
+from pu_lib._validation import Interval, StrOptions, SparseInputError, check_binary, check_X, is_sparse, validate_params
 from pu_lib.base_learners import make_base_estimator
 from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 
@@ -327,7 +327,14 @@ def xgb_float32(X):
     same bit for bit (tested), and the cross-validation folds slice and hand over half the
     bytes without a cast each. ``X`` is returned unchanged when it is not a dense numeric
     array or when a finite value would overflow to infinity (XGBoost then gets what the
-    caller gave)."""
+    caller gave). A sparse CSR matrix likewise becomes a float32 CSR matrix."""
+    if is_sparse(X) and X.format == "csr" and X.dtype.kind in "fiub":
+        with np.errstate(over="ignore"):
+            Xf = X.astype(np.float32)
+        if X.dtype.kind == "f" and X.dtype.itemsize > 4 and \
+                np.count_nonzero(np.isinf(Xf.data)) != np.count_nonzero(np.isinf(X.data)):
+            return X
+        return Xf
     if not isinstance(X, np.ndarray) or X.dtype.kind not in "fiub" or X.ndim != 2:
         return X
     with np.errstate(over="ignore"):
@@ -358,6 +365,9 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
     booster = check_booster(booster, estimator)
     if booster == "hist_boost":
         hist_params = hist_boost_params(max_depth, xgb_params)
+        if is_sparse(X) and binned is None:
+            raise SparseInputError("X is a sparse matrix; booster='hist_boost' bins dense input only: use "
+                                   "booster='xgboost' (absent entries are missing values) or X.toarray()")
     else:
         xgb_params = check_extra_xgb_params(xgb_params)
     if estimator is not None and not hasattr(estimator, "predict_proba"):
@@ -419,8 +429,9 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
 
 
 def _check_Xy(X, y):
-    X = check_X(X, allow_nan=True, dtype=None)
-    if np.issubdtype(X.dtype, np.floating) and np.isinf(X).any():
+    # a sparse X goes to the classifier as CSR (XGBoost reads absent entries as missing)
+    X = check_X(X, allow_nan=True, dtype=None, accept_sparse=True)
+    if np.issubdtype(X.dtype, np.floating) and np.isinf(X.data if is_sparse(X) else X).any():
         raise ValueError("X contains infinite values; replace them (NaN is allowed here)")
     return X, _check_y(y, X.shape[0])
 

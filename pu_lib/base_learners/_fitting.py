@@ -11,7 +11,7 @@ from sklearn.pipeline import Pipeline
 from sklearn.utils.validation import check_is_fitted, has_fit_parameter, validate_data
 
 from pu_lib._seeding import seed_to_int as _seed_to_int
-from pu_lib._validation import check_input_kind, check_X
+from pu_lib._validation import accepts_sparse, check_input_kind, check_X, is_sparse
 from pu_lib.base_learners._factory import default_logistic_regression
 
 __all__ = ["check_predict_X", "clone_base", "fit_base", "positive_proba"]
@@ -65,8 +65,11 @@ def positive_proba(estimator, X: np.ndarray) -> np.ndarray:
 
 def check_predict_X(est, X) -> np.ndarray:
     """Prediction input: fitted estimator, feature names and count as in ``fit``
-    (scikit-learn's ``validate_data(reset=False)``), finite values."""
+    (scikit-learn's ``validate_data(reset=False)``), finite values; a sparse ``X`` as
+    CSR where the estimator takes it (:func:`pu_lib._validation.accepts_sparse`)."""
     check_is_fitted(est)
-    check_input_kind(X)
-    X = validate_data(est, X, reset=False, dtype="numeric", ensure_all_finite=False)
-    return check_X(X)
+    check_input_kind(X, estimator=est)
+    sparse = accepts_sparse(est) and is_sparse(X)
+    X = validate_data(est, X, reset=False, dtype="numeric", ensure_all_finite=False,
+                      accept_sparse="csr" if sparse else False)
+    return check_X(X, accept_sparse=sparse)

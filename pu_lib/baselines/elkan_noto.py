@@ -48,7 +48,7 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import StrOptions
 
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import PUClassifierMixin
+from pu_lib.base import SPARSE_WITH_BASE, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, positive_proba
 from pu_lib.prior.elkan_noto import PARAMETER_CONSTRAINTS, elkan_noto_fit
 
@@ -125,6 +125,9 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     n_features_in_ : number of features seen in ``fit``.
     feature_names_in_ : column names of a DataFrame ``X`` (only then).
     """
+
+    #: sparse X (as CSR) when the base learner takes it (pu_lib.base.SPARSE_WITH_BASE)
+    _accepts_sparse = SPARSE_WITH_BASE
 
     # the parameters of the shared fit, pu_lib.prior.elkan_noto.elkan_noto_fit, and proba
     _parameter_constraints: dict = {**PARAMETER_CONSTRAINTS, "proba": [StrOptions(set(PROBA_RULES))]}

@@ -12,7 +12,7 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import HasMethods
 
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SPARSE_WITH_BASE, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, clone_base, fit_base, positive_proba
 
 __all__ = ["NaivePUClassifier"]
@@ -46,6 +46,10 @@ class NaivePUClassifier(PUClassifierMixin, BaseEstimator):
     n_features_in_ : number of features seen in ``fit``.
     feature_names_in_ : column names of a DataFrame ``X`` (only then).
     """
+
+    #: sparse X (as CSR) when the base learner takes it (its scikit-learn tag; not the
+    #: default StandardScaler + LogisticRegression, which centres the columns)
+    _accepts_sparse = SPARSE_WITH_BASE
 
     _parameter_constraints: dict = {
         "estimator": [None, HasMethods(["fit", "predict_proba"])],

@@ -259,6 +259,11 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
     rows), classes_, n_features_in_.
     """
 
+    #: sparse X as CSR: XGBoost reads the absent entries as missing values, so the model of
+    #: a CSR matrix is the one of the dense array with NaN in place of the absent entries
+    #: (pu_lib.prior.pulscar.SPARSE_WITH_XGBOOST; a prior given by name must take sparse X too)
+    _accepts_sparse = True
+
     _parameter_constraints: dict = {
         "risk": [StrOptions(set(RISKS))],
         "loss": [StrOptions(set(LOSSES))],

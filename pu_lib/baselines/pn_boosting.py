@@ -56,7 +56,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pu_lib._optional import require
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import check_input_kind, check_sample_weight, check_X
+from pu_lib._validation import accepts_sparse, check_input_kind, check_sample_weight, check_X, is_sparse
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 
 __all__ = ["BOOSTERS", "MIN_PER_CLASS", "PNBoostingClassifier", "paper_n_negatives"]
@@ -115,12 +115,19 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
+    #: sparse X (as CSR) for every booster: scikit-learn's stumps read absent entries as zeros
+    #: (the dense result), XGBoost as missing values (the result on the dense array with NaN
+    #: in place of the absent entries; pu_lib.prior.pulscar.SPARSE_WITH_XGBOOST)
+    _accepts_sparse = True
+
     def _expected_failed_checks(self) -> dict[str, str]:
         """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) it cannot pass, check name -> reason."""
-        return {"check_sample_weight_equivalence_on_dense_data": (
+        reason = (
             "fits on a random PN subsample of the rows (n_p positives, (pi_n/2pi_p)^2 n_p negatives): repeating a "
             "row changes which rows are drawn, so integer weights cannot equal repeated rows; with n_positives and "
-            "n_negatives None (every row) the booster gets the weights (tested in tests/test_pn_boosting.py)")}
+            "n_negatives None (every row) the booster gets the weights (tested in tests/test_pn_boosting.py)")
+        return {"check_sample_weight_equivalence_on_dense_data": reason,
+                "check_sample_weight_equivalence_on_sparse_data": reason}
 
     def __init__(self, booster="adaboost", n_estimators=100, n_positives="labeled", n_negatives="paper", n_jobs=None,
                  random_state=None):
@@ -134,6 +141,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
+        tags.input_tags.sparse = accepts_sparse(self)
         return tags
 
     def _make_booster(self, seed: int):
@@ -155,7 +163,8 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y, y_true=None, sample_weight=None):
         """Draw the PN sample by the classes ``y_true`` (default ``y``) and fit the booster."""
-        check_input_kind(X)
+        check_input_kind(X, estimator=self)
+        sparse = is_sparse(X)
         n_labeled = None
         if self.n_positives == "labeled" and y_true is not None:
             s_arr = np.asarray(y)
@@ -163,8 +172,9 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
                 raise ValueError(f"y (the PU labels) must be 1-d with one entry per row of y_true, got shape "
                                  f"{s_arr.shape} for {np.shape(y_true)[0]} rows")
             n_labeled = int(np.sum(s_arr == 1))
-        X, y = validate_data(self, X, y if y_true is None else y_true, dtype=np.float64)
-        X = check_X(X)
+        X, y = validate_data(self, X, y if y_true is None else y_true, dtype=np.float64,
+                             accept_sparse="csr" if sparse else False)
+        X = check_X(X, accept_sparse=sparse)
         check_classification_targets(y)
         classes, yi = np.unique(y, return_inverse=True)
         if classes.size != 2:
@@ -205,8 +215,10 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
 
     def _X(self, X):
         check_is_fitted(self)
-        check_input_kind(X)
-        return check_X(validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False))
+        check_input_kind(X, estimator=self)
+        sparse = is_sparse(X)
+        return check_X(validate_data(self, X, reset=False, dtype=np.float64, ensure_all_finite=False,
+                                     accept_sparse="csr" if sparse else False), accept_sparse=sparse)
 
     def _margin(self, X, k=None) -> np.ndarray:
         est = self.estimator_

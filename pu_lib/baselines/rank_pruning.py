@@ -65,7 +65,7 @@ from sklearn.utils._param_validation import HasMethods, Interval
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SPARSE_WITH_BASE, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, clone_base, fit_base, positive_proba
 from pu_lib.oof import cv_probabilities
 
@@ -141,6 +141,9 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
     sample_weight_ : the weights of the final fit on the kept rows (in row order).
     classes_ : ``array([0, 1])``; ``n_features_in_``; ``feature_names_in_`` for a DataFrame.
     """
+
+    #: sparse X (as CSR) when the base learner takes it (pu_lib.base.SPARSE_WITH_BASE)
+    _accepts_sparse = SPARSE_WITH_BASE
 
     _parameter_constraints: dict = {
         "estimator": [None, HasMethods(["fit", "predict_proba"])],

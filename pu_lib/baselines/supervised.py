@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 from sklearn.base import _fit_context
 
-from pu_lib._validation import validate_pu_data
+from pu_lib._validation import is_sparse, validate_pu_data
 from pu_lib.base_learners import clone_base, fit_base
 from pu_lib.baselines.naive import NaivePUClassifier
 
@@ -42,14 +42,15 @@ class SupervisedClassifier(NaivePUClassifier):
     def _expected_failed_checks(self) -> dict[str, str]:
         # fit takes the true classes y (y_true); scikit-learn's y-keyword checks pass
         return {k: v for k, v in super()._expected_failed_checks().items()
-                if k not in ("check_fit_score_takes_y", "check_sample_weight_equivalence_on_dense_data")}
+                if k not in ("check_fit_score_takes_y", "check_sample_weight_equivalence_on_dense_data",
+                             "check_sample_weight_equivalence_on_sparse_data")}
 
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, y_true=None, sample_weight=None):
         """Fit on ``X`` and the true classes ``y_true`` (default: ``y``)."""
         if y_true is not None:
             y_true = np.asarray(y_true)
-            n = np.shape(X)[0] if np.ndim(X) else -1
+            n = X.shape[0] if is_sparse(X) else (np.shape(X)[0] if np.ndim(X) else -1)
             if y_true.shape != (n,):
                 raise ValueError(f"y_true must be 1-D with one class per row of X ({n}), got shape {y_true.shape}")
             y = y_true

@@ -29,7 +29,7 @@ from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Integral, Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import CASE_CONTROL, validate_pu_data
+from pu_lib._validation import CASE_CONTROL, is_sparse, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, fit_base, positive_proba
 from pu_lib.oof import stratified_hold_out
@@ -117,6 +117,12 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
     classes_ (``[0, 1]``), ``n_features_in_``, ``coef_``, ``intercept_``.
     """
 
+    #: sparse X (as CSR): with ``standardize`` the scaler then divides by the standard
+    #: deviation without centring (centring would fill the matrix); the intercept is not
+    #: penalised, so centring only moves it and the probabilities are the dense ones up to
+    #: the solver's tolerance (tests/test_sparse_input.py)
+    _accepts_sparse = True
+
     _parameter_constraints: dict = {
         "C": [StrOptions({"select"}), Interval(Real, 0.0, None, closed="right")],
         "C_grid": ["array-like"],
@@ -139,7 +145,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    def _model(self, C):
+    def _model(self, C, center=True):
         from sklearn.linear_model import LogisticRegression
 
         lr = LogisticRegression(C=C, max_iter=self.max_iter)
@@ -148,7 +154,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
 
-        return make_pipeline(StandardScaler(), lr)
+        return make_pipeline(StandardScaler(with_mean=center), lr)
 
     def class_weights(self, s, sample_weight=None) -> tuple[np.ndarray, float]:
         """Per-row weights: ``pos_weight`` (labeled) or ``1 - pos_weight`` (unlabeled),
@@ -189,7 +195,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
                     "or no unlabeled rows for training; give more labeled positives or a numeric C")
             cw_train, _ = self.class_weights(s[train], w_train)
             for c in grid:
-                model = fit_base(self._model(c), X[train], s[train], cw_train)
+                model = fit_base(self._model(c, not is_sparse(X)), X[train], s[train], cw_train)
                 pred = (positive_proba(model, X[hold]) > 0.5).astype(np.int8)
                 self.criterion_[c] = lee_liu_criterion(pred, s[hold], w_hold, self.scenario)
             C = max(grid, key=lambda c: self.criterion_[c])  # first maximum in grid order
@@ -197,7 +203,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
         weights, self.pos_weight_ = self.class_weights(s, sw)
         self.weights_ = weights
         self.C_ = float(C)
-        self.estimator_ = fit_base(self._model(self.C_), X, s, weights)
+        self.estimator_ = fit_base(self._model(self.C_, not is_sparse(X)), X, s, weights)
         self.classes_ = np.array([0, 1])
         return self
 

@@ -58,7 +58,11 @@ def build_model(torch, spec, n_features: int, *, hidden_sizes=(100,), activation
 
 def scores(module, X):
     """``module(X)`` as one score per row, shape ``(batch,)``; ``ValueError`` for any
-    other output shape."""
+    other output shape. ``X`` may be the sparse training rows
+    (:class:`pu_lib.neural._training.SparseRows`), scored in chunks of dense rows."""
+    map_chunks = getattr(X, "map_chunks", None)
+    if map_chunks is not None:
+        return map_chunks(lambda chunk: scores(module, chunk))
     out = module(X)
     if out.ndim == 2 and out.shape[1] == 1:
         out = out[:, 0]

@@ -51,7 +51,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from pu_lib._optional import require
 from pu_lib._seeding import derive_seed, seed_to_int
-from pu_lib._validation import validate_pu_data
+from pu_lib._validation import is_sparse, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X
 from pu_lib.distributed import effective_n_jobs
@@ -110,6 +110,37 @@ def batch_bounds(n: int, batch_size: int) -> list[tuple[int, int]]:
     return bounds
 
 
+class SparseRows:
+    """The training rows of a sparse ``X`` (CSR) for the network: indexing rows gives them
+    as a dense tensor (the mini-batches are densified one at a time, so the whole matrix
+    is never dense); a selection of more than ``_PREDICT_CHUNK`` rows stays a
+    ``SparseRows``, which :func:`pu_lib.neural._models.scores` runs in chunks of that
+    many rows. The tensors are the rows of the dense array, so the network sees the same
+    numbers as from dense input."""
+
+    def __init__(self, torch, X, dtype, device):
+        self._torch, self._X, self.dtype, self.device = torch, X, dtype, device
+        self.shape = torch.Size(X.shape)
+
+    def _dense(self, rows) -> object:
+        sub = self._X if rows is None else self._X[rows]
+        return self._torch.from_numpy(sub.toarray()).to(self.device)
+
+    def __getitem__(self, idx):
+        if hasattr(idx, "cpu"):
+            idx = idx.cpu().numpy()
+        rows = np.arange(self.shape[0])[idx]
+        if rows.shape[0] > _PREDICT_CHUNK:
+            return SparseRows(self._torch, self._X[rows], self.dtype, self.device)
+        return self._dense(rows)
+
+    def map_chunks(self, func):
+        """``func`` of every chunk of ``_PREDICT_CHUNK`` rows (dense), concatenated."""
+        n = self.shape[0]
+        return self._torch.cat([func(self._dense(np.arange(a, min(a + _PREDICT_CHUNK, n))))
+                                for a in range(0, n, _PREDICT_CHUNK)])
+
+
 def stratified_holdout(s: np.ndarray, fraction: float, seed: int) -> np.ndarray:
     """Boolean mask of held-out rows: ``round(fraction * n_c)`` rows (at least 1, at most
     ``n_c - 1``) of each value ``c`` of ``s``; ``ValueError`` when a value has one row."""
@@ -152,6 +183,9 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         "n_jobs": [None, Integral],
     }
 
+    #: sparse X (as CSR): the mini-batches are densified one at a time (:class:`SparseRows`)
+    _accepts_sparse = True
+
     # ------------------------------------------------------------------ hooks
     def _prepare(self, X, s, w, seed):
         """Method constants from the training rows (e.g. the prior); a dict."""
@@ -159,8 +193,11 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     def _tensors(self, torch, X, s, w, device, dtype) -> dict:
         """The training tensors a method's epoch reads (rows of ``X``, ``s``, ``w``)."""
-        t = {"X": torch.from_numpy(np.ascontiguousarray(X, dtype=np.dtype(self.dtype))).to(device),
-             "s": torch.from_numpy(s.astype(np.bool_)).to(device)}
+        if is_sparse(X):
+            Xt = SparseRows(torch, X.astype(np.dtype(self.dtype)), dtype, device)
+        else:
+            Xt = torch.from_numpy(np.ascontiguousarray(X, dtype=np.dtype(self.dtype))).to(device)
+        t = {"X": Xt, "s": torch.from_numpy(s.astype(np.bool_)).to(device)}
         t["w"] = torch.ones(X.shape[0], dtype=dtype, device=device) if w is None else \
             torch.from_numpy(np.asarray(w, dtype=np.dtype(self.dtype))).to(device)
         return t
@@ -273,11 +310,13 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def _scores(self, module, X):
         """Raw scores ``g(x)`` of ``module`` on validated ``X`` (float64 numpy)."""
         torch = import_torch(f"{type(self).__name__} ({self._purpose})")
-        Xt = np.ascontiguousarray(X, dtype=np.dtype(self.dtype))
+        sparse = is_sparse(X)
+        Xt = X.astype(np.dtype(self.dtype)) if sparse else np.ascontiguousarray(X, dtype=np.dtype(self.dtype))
         out = []
         with torch_threads(torch, self.n_jobs), torch.no_grad():
             for start in range(0, Xt.shape[0], _PREDICT_CHUNK):
-                chunk = torch.from_numpy(Xt[start:start + _PREDICT_CHUNK]).to(self.device_)
+                rows = Xt[start:start + _PREDICT_CHUNK]
+                chunk = torch.from_numpy(rows.toarray() if sparse else rows).to(self.device_)
                 out.append(scores(module, chunk).detach().cpu().numpy().astype(np.float64))
         return np.concatenate(out) if out else np.empty(0)
 

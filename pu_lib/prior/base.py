@@ -43,7 +43,8 @@ from sklearn.utils import ClassifierTags
 
 from pu_lib import registry
 from pu_lib.base import PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS, applicable_expected_failed_checks
-from pu_lib._validation import SCENARIOS, check_prior, check_scenario, check_varying_features, validate_pu_data
+from pu_lib._validation import (SCENARIOS, accepts_sparse, check_prior, check_scenario, check_varying_features,
+                                validate_pu_data)
 
 __all__ = [
     "SCENARIOS",
@@ -135,6 +136,7 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         tags.target_tags.single_output = True
         tags.classifier_tags = ClassifierTags(multi_class=False)
         tags.input_tags.allow_nan = self._allow_nan
+        tags.input_tags.sparse = accepts_sparse(self)
         return tags
 
     def _expected_failed_checks(self) -> dict[str, str]:

@@ -66,7 +66,7 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import validate_params
-from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SparseWhen, learner_accepts_sparse
 from pu_lib.oof import check_extra_xgb_params, check_xgb_estimator, cv_probabilities
 from pu_lib.prior._dedpul_kernel import monotonize_kernel, rolling_median_kernel
 from pu_lib.prior.base import BasePriorEstimator
@@ -286,6 +286,10 @@ class DEDPUL(BasePriorEstimator):
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
     }
     _allow_nan = True
+    #: sparse X with a classifier that takes it (the default XGBoost does; it reads absent
+    #: entries as missing values, as for PULSCAR: pu_lib.prior.pulscar.SPARSE_WITH_XGBOOST)
+    _accepts_sparse = SparseWhen(lambda est: learner_accepts_sparse(est.estimator, default=True),
+                                 "with a classifier that takes sparse input; XGBoost reads absent entries as missing")
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, xgb_params=None, method="em", bw_mix=0.05,
                  bw_pos=0.1, k_neighbours=None, monotonize=True, mt_coef=0.2, random_state=None, n_jobs=1):

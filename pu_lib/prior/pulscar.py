@@ -64,10 +64,10 @@ from pu_lib.distributed import effective_n_jobs
 from pu_lib.prior._beta_density import BANDWIDTH_SEARCHES, BIN_RULES, check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import (BOOSTERS, check_booster, check_extra_xgb_params, check_xgb_estimator, cv_probabilities_many,
                         hist_boost_params)
-from pu_lib.base import RANDOM_STATE_CONSTRAINT
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SparseWhen, learner_accepts_sparse
 from pu_lib.prior.base import BasePriorEstimator
 
-__all__ = ["PULSCAR", "PULSCAR_DEFAULTS", "iteration_seed", "xgb_settings"]
+__all__ = ["PULSCAR", "PULSCAR_DEFAULTS", "SPARSE_WITH_XGBOOST", "iteration_seed", "xgb_settings"]
 
 #: PULSCAR's defaults: the authors' synthetic-data example (see the module docstring)
 PULSCAR_DEFAULTS: dict = {
@@ -111,6 +111,15 @@ def check_xgboost_settings(estimator) -> None:
     else:
         check_extra_xgb_params(xgb_settings(estimator))
     check_xgb_estimator(estimator.estimator)
+
+#: sparse X for PULSCAR and PULSNAR: with booster "xgboost" (the default) and the default
+#: XGBoost or a classifier that takes sparse input. XGBoost reads the entries a sparse
+#: matrix does not store as missing values, not as zeros (dmlc/xgboost#21 and #1634: "sparse
+#: elements are treated as missing by the tree booster"): the estimate on a CSR matrix is
+#: the one on the dense array with NaN in place of the absent entries (tests/test_sparse_input.py)
+SPARSE_WITH_XGBOOST = SparseWhen(
+    lambda est: est.booster == "xgboost" and learner_accepts_sparse(est.estimator, default=True),
+    "with booster='xgboost' and a classifier that takes sparse input; absent entries are missing values")
 
 #: parameter constraints shared by PULSCAR and PULSNAR (scikit-learn's declarative checks)
 PULSCAR_CONSTRAINTS: dict = {
@@ -170,6 +179,11 @@ class PULSCAR(BasePriorEstimator):
     n_jobs : threads (CV folds and kernel sums); a Dask client, when active, runs the
         folds. The estimate does not depend on ``n_jobs`` or Dask.
 
+    Sparse ``X`` (CSR, CSC, ...) is taken with ``booster="xgboost"``: XGBoost reads the
+    entries the matrix does not store as *missing*, not as zeros, so the estimate equals
+    the one on the dense array with NaN in place of the absent entries
+    (:data:`SPARSE_WITH_XGBOOST`).
+
     Attributes
     ----------
     alpha_, prior_, c_, ... : see :class:`~pu_lib.prior.base.BasePriorEstimator`.
@@ -183,6 +197,7 @@ class PULSCAR(BasePriorEstimator):
 
     _parameter_constraints: dict = dict(PULSCAR_CONSTRAINTS)
     _allow_nan = True
+    _accepts_sparse = SPARSE_WITH_XGBOOST
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.05, 0.5), bandwidth_search="local", xgb_params=None, booster="xgboost",

@@ -91,11 +91,13 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed, seed_to_int
+from pu_lib._validation import is_sparse
 from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, resolve_client
 from pu_lib.prior._beta_density import check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
-from pu_lib.prior.pulscar import (PULSCAR_CONSTRAINTS, PULSCAR_DEFAULTS, check_xgboost_settings, iteration_seed,
+from pu_lib.prior.pulscar import (PULSCAR_CONSTRAINTS, PULSCAR_DEFAULTS, SPARSE_WITH_XGBOOST, check_xgboost_settings,
+                                  iteration_seed,
                                   xgb_settings)
 
 __all__ = ["KNEE_RULES", "PULSNAR", "PULSNAR_DEFAULTS", "bic_knee"]
@@ -202,6 +204,18 @@ def bic_knee(bic, rule: str = "authors") -> int:
 def _pulscar_task(pp, pu, n_bins, bin_rule, seed, bandwidth_range, bandwidth_search):
     return pulscar_alpha(pp, pu, n_bins=n_bins, bin_rule=bin_rule, random_state=seed,
                          bandwidth_range=bandwidth_range, bandwidth_search=bandwidth_search)
+
+
+def _dense_with_nan(X, rows, cols) -> np.ndarray:
+    """``X[rows][:, cols]`` as a dense float64 array; for a sparse ``X`` the entries it does
+    not store are NaN (missing, as XGBoost reads them), so that the clusters of a CSR
+    matrix are those of the dense array with NaN in place of the absent entries."""
+    if not is_sparse(X):
+        return np.asarray(X[np.ix_(rows, cols)], dtype=np.float64)
+    sub = X[rows][:, cols].tocoo()
+    Z = np.full(sub.shape, np.nan)
+    Z[sub.row, sub.col] = sub.data
+    return Z
 
 
 def _impute_columns(Z: np.ndarray) -> np.ndarray:
@@ -355,6 +369,7 @@ class PULSNAR(BasePriorEstimator):
         "use_dask": ["boolean"],
     }
     _allow_nan = True
+    _accepts_sparse = SPARSE_WITH_XGBOOST
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,
@@ -468,7 +483,7 @@ class PULSNAR(BasePriorEstimator):
         self.feature_importances_ = gains
 
         # lines 2-4: scale important features by gain, cluster the labeled positives
-        Z = _impute_columns(np.asarray(X[np.ix_(lab_rows, idx)], dtype=np.float64)) * gains[None, :]
+        Z = _impute_columns(_dense_with_nan(X, lab_rows, idx)) * gains[None, :]
         k, bic, resp = self._cluster(Z, seed, client, gmm_params)
         self.bic_ = bic
         self.n_clusters_bic_ = int(k)
@@ -482,7 +497,7 @@ class PULSNAR(BasePriorEstimator):
         # iterations together; problem j * n_it + it is cluster j's iteration it (iteration 0: the seeds
         # of a single run)
         n_it = int(self.n_iterations)
-        Xi = np.ascontiguousarray(X[:, idx])
+        Xi = X[:, idx] if is_sparse(X) else np.ascontiguousarray(X[:, idx])
         problems = []
         for j in range(n_clusters):
             rows = np.sort(np.concatenate([lab_rows[labels == j], unl_rows]))
