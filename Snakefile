@@ -23,10 +23,12 @@ include: "workflow/rules/targets.smk"
 # Rules that take about a second each run on the submit host with a cluster executor
 # (e.g. --profile config/profiles/slurm), never as cluster jobs: the label index files,
 # the aggregate and everything drawn from it. `dataset` too, as compute nodes often have no
-# internet for its downloads. fit_eval, importance_maps and half_moons are cluster jobs.
+# internet for its downloads, and `user_dataset` (a user's table, read in seconds).
+# fit_eval, importance_maps and half_moons are cluster jobs.
 localrules:
     all,
     dataset,
+    user_dataset,
     labels,
     aggregate,
     tables,

@@ -48,6 +48,7 @@ from pu_lib._validation import SCENARIOS, SINGLE_TRAINING_SET
 
 __all__ = [
     "classifier_row",
+    "pu_only_row",
     "propensity_mse",
     "pu_risk_estimator",
     "pu_risk_scenario",
@@ -141,6 +142,8 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
     """
     from pu_lib import metrics
 
+    if not getattr(cell, "y_known", True):
+        return pu_only_row(est, cell, fit_kwargs, task, prior_given)
     X_tr, s_tr, y_tr = cell.X_tr, cell.s_tr, cell.y_tr
     t0 = time.perf_counter()
     est.fit(X_tr, s_tr, **fit_kwargs)
@@ -220,4 +223,54 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         from pu_lib.experiments.curves import staged_scores
 
         row.update(staged_scores(est, X_ev, y_ev, task["staged_metrics"]))
+    return row
+
+
+def pu_only_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
+    """The metric columns on data that is PU already (a user dataset with an ``s_column``:
+    ``cell.y_known`` is False): only what needs no true class. ``lee_liu`` on the
+    validation part if there is one, else in-sample; ``train_pu_risk_01`` with the prior
+    the method used (its ``prior_``, else the prior given in the config; NaN without
+    one); the timings. Every metric that needs the true classes is NaN, and so are
+    ``prior_true``, ``c_true`` and ``propensity_mse``."""
+    from pu_lib import metrics
+
+    X_tr, s_tr = cell.X_tr, cell.s_tr
+    t0 = time.perf_counter()
+    est.fit(X_tr, s_tr, **fit_kwargs)
+    fit_seconds = time.perf_counter() - t0
+    X_va, _, s_va = cell.part("val")
+    has_val = s_va.shape[0] > 0
+    t0 = time.perf_counter()
+    pred_tr = est.predict(X_tr)
+    pred_va = est.predict(X_va) if has_val else None
+    predict_seconds = time.perf_counter() - t0
+    s_ll, pred_ll = (s_va, pred_va) if has_val else (s_tr, pred_tr)
+    lee_liu = metrics.lee_liu(s_ll, pred_ll) if s_ll.any() else float("nan")
+    prior_hat = getattr(est, "prior_", None)
+    if prior_hat is not None and np.isfinite(float(prior_hat)):
+        risk_prior = float(prior_hat)
+    else:
+        risk_prior = prior_given
+    risk_scenario, risk_kind = pu_risk_scenario(est), pu_risk_estimator(est)
+    risk = float("nan")
+    if risk_prior is not None and 0.0 <= risk_prior <= 1.0:
+        risk = metrics.pu_risk_01(s_tr, pred_tr, risk_prior, estimator=risk_kind, scenario=risk_scenario)
+    row = {
+        "n_eval": int(len(s_ll)),
+        "prior_true": float("nan"),
+        "prior_hat": float(prior_hat) if prior_hat is not None else float("nan"),
+        "prior_given": prior_given if prior_given is not None else float("nan"),
+        "pu_risk_estimator": risk_kind,
+        "pu_risk_prior": risk_prior if risk_prior is not None else float("nan"),
+        "pu_risk_scenario": risk_scenario,
+        "fit_on": "s",
+        "c_true": float("nan"),
+        "c_hat": float(getattr(est, "c_", float("nan"))),
+        "fit_seconds": fit_seconds,
+        "predict_seconds": predict_seconds,
+        "propensity_mse": float("nan"),
+    }
+    row.update({k: float("nan") for k in metrics.EVALUATE_METRICS})
+    row.update({"lee_liu": float(lee_liu), "train_pu_risk_01": float(risk)})
     return row

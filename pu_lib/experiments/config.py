@@ -24,6 +24,49 @@ class ConfigError(ValueError):
     """Invalid workflow configuration; the message names the YAML path of the field."""
 
 
+#: the label setting of a user dataset that is PU already (``user_datasets.*.s_column``):
+#: its labels are the file's, none are drawn
+GIVEN = "given"
+#: the metrics that need no true class (an experiment on data that is PU already reports
+#: only these, besides the prior estimates of a class-prior experiment): Lee & Liu's
+#: criterion, the training PU risk and the timings
+PU_ONLY_METRICS = ("lee_liu", "train_pu_risk_01", "fit_seconds", "ms_per_example")
+
+_USER_SPECS: dict = {}
+
+
+def user_specs(config: dict, root=None) -> dict:
+    """``{name: spec}`` of the config's ``user_datasets``
+    (:func:`pu_lib.datasets.user.user_dataset_spec`, each holding its file's SHA-256),
+    files read relative to ``root`` (default: the working directory). Memoised per file
+    state (path, size, modification time), so the hash is computed once per process.
+    :class:`ConfigError` naming the entry's field."""
+    import re
+
+    from pu_lib.datasets.user import user_dataset_spec
+
+    out = {}
+    root = Path(root) if root is not None else Path.cwd()
+    for name, entry in (config.get("user_datasets") or {}).items():
+        f = Path(str(entry.get("file", ""))).expanduser()
+        f = f if f.is_absolute() else root / f
+        try:
+            st = f.stat()
+            state = (st.st_size, st.st_mtime_ns)
+        except OSError:
+            state = None
+        key = (name, json.dumps(entry, sort_keys=True, default=str), str(f), state)
+        if key not in _USER_SPECS or state is None:
+            try:
+                _USER_SPECS[key] = user_dataset_spec(name, entry, root)
+            except ValueError as exc:
+                msg = str(exc)
+                sep = "." if re.match(r"^[a-z_]+: ", msg) else ": "
+                raise ConfigError(f"user_datasets.{name}{sep}{msg}") from None
+        out[name] = _USER_SPECS[key]
+    return out
+
+
 def _fmt_path(parts) -> str:
     out = ""
     for p in parts:
@@ -110,6 +153,15 @@ def _semantic_checks(config: dict) -> None:
     from pu_lib.experiments.methods import check_method_spec
 
     known = set(list_datasets())
+    users = user_specs(config)
+    for name in users:
+        if name in known:
+            raise ConfigError(f"user_datasets.{name}: the name of a registered dataset; choose another name")
+    known |= set(users)
+
+    def spec_of(name):
+        return users[name] if name in users else get_spec(name)
+
     for mname, mspec in config["methods"].items():
         if "prior" in (mspec.get("params") or {}):
             why = _prior_param_problem(mspec["params"]["prior"])
@@ -130,9 +182,11 @@ def _semantic_checks(config: dict) -> None:
                 close = difflib.get_close_matches(entry["name"], sorted(known), n=3)
                 hint = f" (did you mean {', '.join(close)}?)" if close else ""
                 raise ConfigError(f"{base}.datasets[{i}]: unknown dataset {entry['name']!r}{hint}")
-            spec = get_spec(entry["name"])
+            spec = spec_of(entry["name"])
             positives = spec.get("positive", {})
-            if spec.get("kind") != "synthetic" and entry["positive"] not in positives:
+            if spec.get("kind") == "user":
+                _check_user_entry(spec, f"{base}.datasets[{i}]", d)
+            elif spec.get("kind") != "synthetic" and entry["positive"] not in positives:
                 raise ConfigError(
                     f"{base}.datasets[{i}].positive: dataset {entry['name']!r} has no positive-class "
                     f"definition {entry['positive']!r}; known: {sorted(positives)}"
@@ -152,6 +206,11 @@ def _semantic_checks(config: dict) -> None:
         sids = set()
         for i, st in enumerate(exp["settings"]):
             params = {k: v for k, v in st.items() if k not in ("mechanism", "id")}
+            if st["mechanism"] == GIVEN:
+                if params:
+                    raise ConfigError(f"{base}.settings[{i}]: mechanism given takes no parameters, got {sorted(params)}")
+                sids.add(setting_id(st))
+                continue
             try:
                 validate_mechanism_params(st["mechanism"], params)
             except ValueError as exc:
@@ -167,6 +226,7 @@ def _semantic_checks(config: dict) -> None:
                     f"(defined: {sorted(config['methods'])})"
                 )
         _check_prior_experiment(config, base, exp)
+        _check_given_labels(config, base, exp, users)
         _check_sweeps(config, base, exp)
         rep = exp["report"]
         if rep["control"] != "best" and rep["control"] not in exp["methods"]:
@@ -188,8 +248,8 @@ def _semantic_checks(config: dict) -> None:
         if split.get("predefined") is True:
             for i, d in enumerate(exp["datasets"]):
                 entry = normalise_dataset_entry(d)
-                if "split" not in (get_spec(entry["name"]).get("meta_columns") or []):
-                    with_split = sorted(n for n in known if "split" in (get_spec(n).get("meta_columns") or []))
+                if "split" not in (spec_of(entry["name"]).get("meta_columns") or []):
+                    with_split = sorted(n for n in known if "split" in (spec_of(n).get("meta_columns") or []))
                     raise ConfigError(
                         f"{base}.split.predefined: dataset {entry['name']!r} (datasets[{i}]) has no predefined "
                         f"train/test split (no 'split' meta column); datasets with one: {', '.join(with_split)}"
@@ -199,6 +259,65 @@ def _semantic_checks(config: dict) -> None:
                 raise ConfigError(f"{base}.split.test_size: is 0 but evaluate_on is 'test'; use evaluate_on: unlabeled")
             if split["test_size"] + split["val_size"] >= 1:
                 raise ConfigError(f"{base}.split.val_size: test_size + val_size must be < 1")
+
+
+def _check_user_entry(spec: dict, path: str, raw) -> None:
+    """An experiment's entry of a user dataset: one positive definition (its
+    ``positive_value``), no generator params; no ``extend`` for data that is PU already
+    (the class-correlated attributes need the true classes)."""
+    raw = raw if isinstance(raw, dict) else {"name": raw}
+    if raw.get("positive", "default") != "default":
+        raise ConfigError(f"{path}.positive: a user dataset has one positive class, its user_datasets "
+                          f"positive_value; leave positive out (got {raw['positive']!r})")
+    if raw.get("optional"):
+        raise ConfigError(f"{path}.optional: applies to registered datasets only (a user dataset is a file)")
+    if spec.get("s_column") and raw.get("extend") is not None:
+        raise ConfigError(f"{path}.extend: needs the true classes, which {spec['name']!r} (s_column, data that "
+                          "is PU already) does not have")
+
+
+def _check_given_labels(config: dict, base: str, exp: dict, users: dict) -> None:
+    """An experiment on user data that is PU already (``s_column``): all its datasets are
+    such data, its one setting is ``{mechanism: given}`` (and ``given`` is for such data
+    only), its metrics need no true class (:data:`PU_ONLY_METRICS`), and nothing it asks
+    for needs the true classes (``prior: true`` / ``label_frequency: true`` parameters,
+    threshold tuning with refit, staged metrics, the PULSNAR calibration and
+    classification evaluation)."""
+    names = [normalise_dataset_entry(d)["name"] for d in exp["datasets"]]
+    pu = [n for n in names if n in users and users[n].get("s_column")]
+    given = [i for i, s in enumerate(exp["settings"]) if s["mechanism"] == GIVEN]
+    if not pu:
+        if given:
+            raise ConfigError(f"{base}.settings[{given[0]}]: mechanism given is for user datasets with an "
+                              "s_column (data that is PU already); this experiment has none")
+        return
+    other = [n for n in names if n not in pu]
+    if other:
+        raise ConfigError(f"{base}.datasets: mixes data that is PU already ({', '.join(pu)}: s_column) with "
+                          f"data whose labels are drawn ({', '.join(other)}); put them in separate experiments")
+    if len(exp["settings"]) != 1 or not given:
+        raise ConfigError(f"{base}.settings: data that is PU already ({', '.join(pu)}) keeps the file's labels: "
+                          "the settings must be exactly [{mechanism: given}]")
+    for j, m in enumerate(exp["metrics"]):
+        if m not in PU_ONLY_METRICS:
+            raise ConfigError(f"{base}.metrics[{j}]: {m!r} needs the true classes, which data that is PU already "
+                              f"({', '.join(pu)}) does not have; metrics without them: {', '.join(PU_ONLY_METRICS)}"
+                              " (and the prior estimates of a class-prior experiment)")
+    why = {"split.refit": bool(exp["split"].get("refit")), "staged_metrics": bool(exp.get("staged_metrics")),
+           "prior_evaluation.calibration": bool((exp.get("prior_evaluation") or {}).get("calibration")),
+           "prior_evaluation.classification": bool((exp.get("prior_evaluation") or {}).get("classification"))}
+    for field, bad in why.items():
+        if bad:
+            raise ConfigError(f"{base}.{field}: needs the true classes, which data that is PU already "
+                              f"({', '.join(pu)}) does not have")
+    for m in exp["methods"]:
+        params = config["methods"][m].get("params") or {}
+        for key in ("prior", "label_frequency"):
+            v = params.get(key)
+            if v is True or (isinstance(v, str) and v.strip().lower() == "true"):
+                raise ConfigError(f"methods.{m}.params.{key}: true (the true value) is unknown for data that is "
+                                  f"PU already ({', '.join(pu)}, experiment {base.split('.', 1)[1]}); give a "
+                                  "number or a prior estimator")
 
 
 def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
@@ -439,11 +558,16 @@ class Grid:
         self.skipped: list[dict] = []
         root = Path(workdir) if workdir is not None else Path.cwd()
         offline = not config.get("download", False)
+        #: ``{name: spec}`` of the config's user datasets (:func:`user_specs`)
+        self.user_specs = user_specs(config, root)
         for ename, exp in config["experiments"].items():
             datasets = {}
             for raw in exp["datasets"]:
                 d = normalise_dataset_entry(raw)
-                if offline and _is_optional(raw):
+                if d["name"] in self.user_specs:
+                    # the spec (file, columns, SHA-256) goes into the label and fit parameters
+                    d["user"] = self.user_specs[d["name"]]
+                elif offline and _is_optional(raw):
                     cache_dir = config.get("cache_dir")
                     reason = offline_unavailable_reason(
                         d["name"],
@@ -489,7 +613,7 @@ class Grid:
         cache_dir = _under(root, self.config.get("cache_dir")) if self.config.get("cache_dir") else None
         need = []
         for name, where in users.items():
-            if not get_spec(name).get("mirror_file"):
+            if name in self.user_specs or not get_spec(name).get("mirror_file"):
                 continue
             if offline_unavailable_reason(name, data_mirror=mirror, cache_dir=cache_dir,
                                           prepared=(root / "results" / "data" / f"{name}.parquet",)):
@@ -536,9 +660,15 @@ class Grid:
         names = set()
         for e in self.experiments.values():
             for d in e["datasets"].values():
-                if get_spec(d["name"]).get("kind") != "synthetic":
+                if d["name"] in self.user_specs or get_spec(d["name"]).get("kind") != "synthetic":
                     names.add(d["name"])
         return sorted(names)
+
+    def user_canonical(self, name: str) -> str:
+        """The canonical Parquet of user dataset ``name`` (rule ``user_dataset``):
+        ``results/data/user/<name>-<first 16 hex digits of the file's SHA-256>.parquet``,
+        so that a file with new content is a new job whatever its modification time."""
+        return f"results/data/user/{name}-{self.user_specs[name]['sha256'][:16]}.parquet"
 
     def dataset_entry(self, experiment: str, dataset_id: str) -> dict:
         return self.experiments[experiment]["datasets"][dataset_id]

@@ -10,6 +10,8 @@ their hidden classes ``y_tr``. Every alpha-like column says which quantity it is
   training rows (``alpha_``; PULSNAR's alpha), error ``alpha_u_abs_error`` (PULSNAR
   Figures 3-5);
 * ``c_true`` / ``c_hat``: the label frequency, error ``c_abs_error``;
+* on data that is PU already (a user dataset with an ``s_column``) the true classes are
+  unknown: the ``*_true`` and ``*_abs_error`` columns are NaN, the estimates stay;
 * ``fit_seconds`` and ``ms_per_example`` (fit time per training row, thesis Table 3.3);
 * with ``prior_evaluation`` set, the calibration and classification columns of
   :func:`pu_lib.prior.evaluation.pulsnar_evaluation`;
@@ -71,6 +73,9 @@ def prior_row(est, cell, fit_kwargs: dict, task: dict) -> dict:
         "c_abs_error": abs(float(est.c_) - c_true),
         "ms_per_example": 1000.0 * fit_seconds / max(1, n_train),
     }
+    if not getattr(cell, "y_known", True):  # data that is PU already: the estimates only
+        row.update({k: float("nan") for k in ("prior_true", "alpha_u_true", "c_true", "prior_abs_error",
+                                              "alpha_u_abs_error", "c_abs_error")})
     pe = task.get("prior_evaluation") or {}
     if pe.get("calibration") or pe.get("classification"):
         from pu_lib.prior.evaluation import pulsnar_evaluation

@@ -42,10 +42,16 @@ LABEL_COLUMNS = ["rep", "row", "split", "y", "s", "propensity", "scenario", "pro
 
 
 # --------------------------------------------------------------------------- data
-def _is_synthetic(name: str) -> bool:
+def _is_synthetic(entry: dict) -> bool:
     from pu_lib.datasets import get_spec
 
-    return get_spec(name).get("kind") == "synthetic"
+    return "user" not in entry and get_spec(entry["name"]).get("kind") == "synthetic"
+
+
+def labels_given(entry: dict) -> bool:
+    """True for a user dataset that is PU already (``user_datasets.*.s_column``): its
+    canonical ``target`` is the labeled indicator ``s`` and the true classes are unknown."""
+    return bool((entry.get("user") or {}).get("s_column"))
 
 
 @functools.lru_cache(maxsize=4)
@@ -69,15 +75,20 @@ def _missing_mode(entry: dict) -> str:
 
 def _load_cell(entry: dict, dataset_path: str | None, rep: int):
     """``(Dataset, y, keep)``: the loaded dataset, its binary target and the mask of the
-    rows the positive definition keeps."""
+    rows the positive definition keeps. For data that is PU already (:func:`labels_given`)
+    ``y`` is -1 (unknown) on every row and every row is kept."""
     from pu_lib.datasets import load_dataset
 
-    if _is_synthetic(entry["name"]):
+    if _is_synthetic(entry):
         ds = load_dataset(entry["name"], params=entry["params"], seed=rep)
     else:
         p = Path(dataset_path)
         ds = _load_file_dataset(str(p), p.stat().st_mtime_ns, _missing_mode(entry) == "drop")
-    y = np.asarray(ds.binary_target(entry["positive"]))
+    if labels_given(entry):
+        return ds, np.full(ds.n_samples, -1, dtype=np.int8), np.ones(ds.n_samples, dtype=bool)
+    user = entry.get("user")
+    # a user dataset's positive definition is its spec's (positive_value), not the registry's
+    y = np.asarray(ds.binary_target(user["positive"]["default"] if user else entry["positive"]))
     return ds, y, y >= 0
 
 
@@ -162,6 +173,8 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
     from pu_lib.labeling import label_set_metadata, make_label_set
 
     entry, setting, split = spec["dataset"], spec["setting"], spec["split"]
+    if labels_given(entry) or setting["mechanism"] == "given":
+        return _given_label_sets(spec, dataset_path)
     params = {k: v for k, v in setting.items() if k not in ("mechanism", "id")}
     frames = []
     for rep in range(spec["repetitions"]):
@@ -170,7 +183,7 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
         if mode == "auto":
             from pu_lib.datasets import get_spec
 
-            mode = "split" in (get_spec(entry["name"]).get("meta_columns") or [])
+            mode = "user" not in entry and "split" in (get_spec(entry["name"]).get("meta_columns") or [])
         predefined = load_cell_split(entry, dataset_path, rep) if mode is True else None
         seed = derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep)
         df = make_label_set(
@@ -185,6 +198,36 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
         # methods that request them (SAR-EM); JSON "null" for other mechanisms
         attrs = label_set_metadata(df)["params"].get("attributes") if setting["mechanism"] == "sar" else None
         df["propensity_attributes"] = json.dumps(attrs)
+        frames.append(df)
+    out = pd.concat(frames, ignore_index=True)
+    out["split"] = out["split"].astype(str)
+    out["scenario"] = out["scenario"].astype(str)
+    return out[LABEL_COLUMNS]
+
+
+def _given_label_sets(spec: dict, dataset_path: str) -> pd.DataFrame:
+    """Label sets of data that is PU already (setting ``{mechanism: given}``): the file's
+    ``s`` on every row, ``y = -1`` (unknown), propensity NaN. Each repetition draws its
+    split as :func:`pu_lib.labeling.make_label_set` does, stratified by ``s`` (it is run
+    with ``y = s`` and ``scar_c`` at ``c = 1``, so the labels it returns are ``s``)."""
+    from pu_lib.labeling import make_label_set
+
+    entry, setting, split = spec["dataset"], spec["setting"], spec["split"]
+    if not (labels_given(entry) and setting["mechanism"] == "given"):
+        raise ValueError(f"dataset {entry['id']!r}: mechanism given is for user datasets with an s_column, and "
+                         "such data takes no other mechanism")
+    ds, _, _ = _load_cell(entry, dataset_path, 0)
+    s = np.asarray(ds.target).astype(np.int8)
+    frames = []
+    for rep in range(spec["repetitions"]):
+        seed = derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep)
+        df = make_label_set(None, s, mechanism="scar_c", params={"c": 1.0}, test_size=split["test_size"],
+                            val_size=split["val_size"], max_samples=split["max_samples"], random_state=seed)
+        df["s"] = s[df["row"].to_numpy()]  # the test rows' labels too: they are the file's
+        df["y"] = np.int8(-1)
+        df["propensity"] = np.nan
+        df.insert(0, "rep", np.int32(rep))
+        df["propensity_attributes"] = json.dumps(None)
         frames.append(df)
     out = pd.concat(frames, ignore_index=True)
     out["split"] = out["split"].astype(str)
@@ -389,6 +432,8 @@ class RepetitionData:
 
     def __init__(self, X, rows, split, s, y, propensity, tr, propensity_attributes=None):
         self.X, self.rows, self.split, self.s, self.y, self.tr = X, rows, split, s, y, tr
+        #: False for data that is PU already (``y`` is -1: unknown)
+        self.y_known = bool(np.all(np.asarray(y) >= 0))
         self.propensity = propensity
         self.propensity_attributes = propensity_attributes
         self.X_tr = X[rows[tr]]
@@ -398,7 +443,8 @@ class RepetitionData:
 
     def supplied(self) -> dict:
         """The hidden inputs a method may request at fit (:data:`pu_lib.base.FIT_INPUTS`)."""
-        return {"y_true": self.y_tr, "propensity": self.propensity_tr,
+        known = self.y_known  # data that is PU already has neither
+        return {"y_true": self.y_tr if known else None, "propensity": self.propensity_tr if known else None,
                 "propensity_attributes": self.propensity_attributes}
 
     def part(self, name: str):

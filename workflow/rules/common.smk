@@ -41,6 +41,8 @@ wildcard_constraints:
 def dataset_file(wildcards):
     """Canonical Parquet of a cell's dataset, or nothing for synthetic datasets."""
     entry = GRID.dataset_entry(wildcards.experiment, wildcards.dataset)
+    if "user" in entry:  # a user's own table: its canonical file is named by the content hash
+        return [GRID.user_canonical(entry["name"])]
     if entry["name"] in GRID.file_datasets():
         return [f"results/data/{entry['name']}.parquet"]
     return []

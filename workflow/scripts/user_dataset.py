@@ -1,0 +1,13 @@
+"""Rule `user_dataset`: the canonical Parquet of a user's own table (config user_datasets)."""
+from pu_lib._logging import log_to_file
+from pu_lib.datasets.user import prepare_user_dataset
+from pu_lib.experiments.config import user_specs
+
+log = log_to_file(snakemake.log[0])
+name, sha = snakemake.wildcards.name, snakemake.wildcards.sha
+spec = user_specs(snakemake.config)[name]
+if not spec["sha256"].startswith(sha):
+    raise ValueError(f"user dataset {name!r}: {spec['file']} changed while the workflow ran "
+                     f"(sha256 {spec['sha256']}, the job was made for {sha}...); run again")
+log.info("preparing %s from %s (sha256 %s)", name, spec["file"], spec["sha256"])
+log.info("wrote %s", prepare_user_dataset(spec, snakemake.output[0]))
