@@ -144,9 +144,13 @@ def sparse_methods() -> dict[str, str]:
 
 
 def sparse_methods_text() -> str:
-    """The sparse-capable methods as one line (the :class:`SparseInputError` message)."""
-    items = [n if not cond else f"{n} ({cond})" for n, cond in sparse_methods().items()]
-    return ", ".join(items) if items else "none"
+    """The sparse-capable methods as one line (the :class:`SparseInputError` message):
+    those that take it by default, then each condition with its methods."""
+    groups: dict[str, list[str]] = {}
+    for n, cond in sparse_methods().items():
+        groups.setdefault(cond, []).append(n)
+    parts = [", ".join(groups.pop("", []))] + [f"{cond}: {', '.join(names)}" for cond, names in groups.items()]
+    return "; ".join(p for p in parts if p) or "none"
 
 
 set_sparse_methods_hint(sparse_methods_text)

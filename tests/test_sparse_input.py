@@ -44,6 +44,7 @@ SPARSE = {
     "elkan_noto": ({"estimator": LogisticRegression()}, "zeros"),
     "elkan_noto_pulearn": ({"estimator": LogisticRegression()}, "zeros"),
     "rank_pruning": ({"estimator": LogisticRegression(), "n_folds": 2}, "zeros"),
+    "pu_bagging": ({"estimator": LogisticRegression(), "n_estimators": 3}, "zeros"),
     "pu_weighted_lr": ({}, "solver"),
     "supervised": ({"estimator": LogisticRegression()}, "zeros"),
     "upu_xgb": ({"n_estimators": 5, "prior": 0.5}, "stored"),
@@ -166,7 +167,7 @@ def test_a_base_learner_without_sparse_support_keeps_the_error():
     matrix): refused, and the message says which base learners make it take sparse input."""
     X, s, _ = _data()
     est = registry.make_estimator("naive", random_state=0)
-    with pytest.raises(SparseInputError, match=r"NaivePUClassifier with these parameters.*naive \(with a base"):
+    with pytest.raises(SparseInputError, match=r"NaivePUClassifier with these parameters.*with a base learner that takes sparse input.*: naive"):
         est.fit(sp.csr_matrix(X), s)
 
 

@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import PU_TREE_EXPECTED_FAILED_CHECKS, RANDOM_STATE_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import PU_TREE_EXPECTED_FAILED_CHECKS, RANDOM_STATE_CONSTRAINT, SPARSE_WITH_BASE, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, fit_base, make_base_estimator, positive_proba
 from pu_lib.distributed import parallel_map, resolve_client
 from pu_lib.trees import PNExtraTreesClassifier
@@ -149,7 +149,15 @@ class PUBaggingClassifier(PUClassifierMixin, BaseEstimator):
     oob_rows_ : indices (rows of ``X``) of the unlabeled rows of positive weight.
     score_kind_ : ``"predict_proba"``, ``"decision_function"`` or ``"predict"``.
     max_samples_ : ``K``. ``classes_`` (``[0, 1]``), ``n_features_in_``.
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): each bag separates the labeled rows
+    from a sample of unlabeled rows, so the mean of the bags' probabilities (or the vote fraction)
+    ranks rows but is not ``P(y = 1 | x)``; :class:`pu_lib.calibration.PUCalibratedClassifier`
+    calibrates it.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     _parameter_constraints: dict = {
         "estimator": [None, HasMethods(["fit"])],
@@ -162,6 +170,9 @@ class PUBaggingClassifier(PUClassifierMixin, BaseEstimator):
 
     #: dtype of ``X`` handed to the bases
     _fit_dtype = np.float64
+    #: sparse X (as CSR) when the base learner takes it (pu_lib.base.SPARSE_WITH_BASE; not the
+    #: default StandardScaler + linear SVC, which centres the columns)
+    _accepts_sparse = SPARSE_WITH_BASE
 
     def __init__(self, estimator=None, n_estimators=100, max_samples="balanced", random_state=None, n_jobs=None):
         self.estimator = estimator
@@ -276,7 +287,12 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
 
     Extra fitted attributes: ``feature_importances_`` and
     ``feature_importances_normalized_`` (means over the base forests).
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): as :class:`PUBaggingClassifier`.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     _parameter_constraints: dict = {
         "n_estimators": FOREST_CONSTRAINTS["n_estimators"],
@@ -293,6 +309,7 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
     }
 
     _fit_dtype = np.float32
+    _accepts_sparse = False  # PN Extra Trees bags: dense input
 
     def _expected_failed_checks(self) -> dict[str, str]:
         return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
