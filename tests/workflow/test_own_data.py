@@ -131,7 +131,8 @@ def test_a_changed_file_reruns_its_jobs_only(own_run):
     proc = run_snakemake(own_run, "--cores", "2")
     after = {name: _fit(own_run, name).stat().st_mtime_ns for name in FITS}
     assert after["pu_pq"] != before["pu_pq"], proc.stdout + proc.stderr
-    assert {n: after[n] for n in FITS if n != "pu_pq"} == {n: before[n] for n in FITS if n != "pu_pq"}
+    assert {n: after[n] for n in FITS if n != "pu_pq"} == {n: before[n] for n in FITS if n != "pu_pq"}, \
+        proc.stdout + proc.stderr
     assert len(list((own_run / "results" / "data" / "user").glob("pu_pq-*.parquet"))) == 2
 
 
