@@ -18,7 +18,7 @@ PKG = Path(__file__).resolve().parents[1] / "pu_lib"
 #: layer -> top-level parts of pu_lib it holds
 LAYERS = {
     "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "neural", "base", "base_learners", "registry", "oof",
-                   "hist_boost", "utils"},
+                   "hist_boost", "utils", "calibration"},
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures"},
     "workflow": {"experiments"},
@@ -50,8 +50,9 @@ FLOORS: list[tuple[str, set[str]]] = [
     ("base learners", {"base_learners", "hist_boost", "oof"}),
     # class-prior and label-frequency estimators (also the Elkan-Noto fit the classifier uses)
     ("prior", {"prior"}),
-    # PU classifiers, which take a prior (a number, a prior estimator or its name)
-    ("families", {"trees", "baselines", "sar", "ensemble", "neural"}),
+    # PU classifiers, which take a prior (a number, a prior estimator or its name); calibration
+    # wraps any of them (PUCalibratedClassifier) and tabulates what their predict_proba returns
+    ("families", {"trees", "baselines", "sar", "ensemble", "neural", "calibration"}),
     # checks for estimators (pu_lib.utils.estimator_checks): the PU classifier and prior
     # estimator base classes and the registry; any estimator is reached through the registry
     ("checks", {"utils"}),

@@ -66,7 +66,14 @@ class ADASYNRandomForestClassifier(PUClassifierMixin, BaseEstimator):
     n_synthetic_ : number of synthetic rows (0 on the fallback path).
     resampled_counts_ : ``[#s=0, #s=1]`` of the forest's training set.
     classes_ (``[0, 1]``), ``n_features_in_``, ``feature_importances_``.
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): the forest's probability of
+    ``s = 1`` on the oversampled data, not ``P(s = 1 | x)`` of the original rows nor
+    ``P(y = 1 | x)``.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     _parameter_constraints: dict = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],

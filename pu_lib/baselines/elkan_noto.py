@@ -124,7 +124,18 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     classes_ : ``array([0, 1])``.
     n_features_in_ : number of features seen in ``fit``.
     feature_names_in_ : column names of a DataFrame ``X`` (only then).
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): Lemma 1 is exact with the true
+    ``c``, but ``e1`` estimates ``c E[Pr(y = 1 | x) | y = 1]`` (the paper assumes ``g = c`` on
+    the positives), below ``c`` where the classes overlap, so the probabilities come out too
+    high there: expected calibration error 0.09 with ``e1`` (0.2 with ``e3``) on the two-Gaussian
+    data of tests/test_probabilities.py, where the ``"posterior"`` classifiers give at most 0.063;
+    ``proba="pulearn_weighted"`` is batch-dependent. With a known prior,
+    :class:`pu_lib.calibration.PUCalibratedClassifier` calibrates it.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     #: sparse X (as CSR) when the base learner takes it (pu_lib.base.SPARSE_WITH_BASE)
     _accepts_sparse = SPARSE_WITH_BASE

@@ -45,7 +45,14 @@ class NaivePUClassifier(PUClassifierMixin, BaseEstimator):
     classes_ : ``array([0, 1])``.
     n_features_in_ : number of features seen in ``fit``.
     feature_names_in_ : column names of a DataFrame ``X`` (only then).
+
+    **predict_proba** (kind ``"labeled"``, docs/probabilities.md): the base model's
+    ``Pr(s = 1 | x)``; :class:`pu_lib.calibration.PUCalibratedClassifier` turns it into
+    ``Pr(y = 1 | x)`` with the class prior.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "labeled"
 
     #: sparse X (as CSR) when the base learner takes it (its scikit-learn tag; not the
     #: default StandardScaler + LogisticRegression, which centres the columns)

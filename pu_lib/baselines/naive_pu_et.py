@@ -15,7 +15,14 @@ class NaivePUExtraTreesClassifier(PUClassifierMixin, PNExtraTreesClassifier):
     """NaivePUET: :class:`pu_lib.trees.PNExtraTreesClassifier` fitted on the labels ``s``
     (1 = labeled positive, 0 = unlabeled, taken as negative). Parameters and fitted
     attributes are those of :class:`~pu_lib.trees.PNExtraTreesClassifier`;
-    ``classes_`` is ``[0, 1]``."""
+    ``classes_`` is ``[0, 1]``.
+
+    **predict_proba** (kind ``"labeled"``, docs/probabilities.md): ``P(s = 1 | x)`` (unlabeled rows
+    taken as negatives).
+    """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "labeled"
 
     _labels_are_s = True
 

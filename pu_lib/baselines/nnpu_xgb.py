@@ -257,7 +257,18 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
     defensive_rounds_ : ``(n_estimators,)`` bool, rounds fitted to the defensive gradient.
     prior_, prior_estimator_, labeled_fraction_ (weighted Pr(s = 1) of the training
     rows), classes_, n_features_in_.
+
+    **predict_proba** (docs/probabilities.md): ``sigmoid(g(x))`` is an estimate of ``P(y = 1 | x)``
+    (kind ``"posterior"``) only for the uPU risk with the logistic loss (a proper loss,
+    ``upu_xgb``); the sigmoid loss's minimiser is only a classifier, the non-negative correction
+    biases the estimate and imbalanced nnPU targets the prior ``pi'``, so those are kind ``"score"``
+    (:class:`pu_lib.calibration.PUCalibratedClassifier` calibrates them).
     """
+
+    @property
+    def _proba_kind(self):
+        """What column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)."""
+        return "posterior" if self.risk == "upu" and self.loss == "logistic" else "score"
 
     #: sparse X as CSR: XGBoost reads the absent entries as missing values, so the model of
     #: a CSR matrix is the one of the dense array with NaN in place of the absent entries

@@ -102,7 +102,13 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     estimator_ : the fitted booster; ``sample_indices_`` : the training rows it saw;
     n_positives_, n_negatives_, prior_ (class prior of the training rows), classes_,
     n_features_in_, feature_importances_.
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): the booster's probabilities on the
+    PN sample, whose class balance is not the population's.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     __metadata_request__fit = {"y_true": True}
 
@@ -233,6 +239,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
         return self._margin(self._X(X))
 
     def predict_proba(self, X) -> np.ndarray:
+        """``(n, 2)``; the booster's ``predict_proba`` (class balance of the PN sample)."""
         X = self._X(X)
         return np.asarray(self.estimator_.predict_proba(X), dtype=np.float64)
 

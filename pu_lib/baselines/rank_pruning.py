@@ -140,7 +140,13 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
     pruned_indices_ : training-row indices of the pruned rows (sorted).
     sample_weight_ : the weights of the final fit on the kept rows (in row order).
     classes_ : ``array([0, 1])``; ``n_features_in_``; ``feature_names_in_`` for a DataFrame.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): the refitted base model's
+    ``P(y = 1 | x)`` (with a probabilistic base such as the default logistic regression).
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     #: sparse X (as CSR) when the base learner takes it (pu_lib.base.SPARSE_WITH_BASE)
     _accepts_sparse = SPARSE_WITH_BASE

@@ -193,7 +193,13 @@ class SpyEMClassifier(PUClassifierMixin, BaseEstimator):
     prior_ : mean posterior over the unlabeled training rows of the last EM iterate
         (the ``Pr[Y=1]`` of the selection).
     classes_ : ``array([0, 1])``; ``n_features_in_``; ``feature_names_in_`` for a DataFrame.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): the selected naive Bayes
+    posterior ``P(y = 1 | x)``.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     _parameter_constraints: dict = {
         "spy_ratio": [Interval(Real, 0.0, 1.0, closed="neither")],

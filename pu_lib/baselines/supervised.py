@@ -35,7 +35,12 @@ class SupervisedClassifier(NaivePUClassifier):
 
     Prediction is :class:`~pu_lib.baselines.NaivePUClassifier`'s (the base model's
     probabilities), here of ``Pr(y = 1 | x)`` since the base saw the true classes.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): ``Pr(y = 1 | x)``.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     __metadata_request__fit = {"y_true": True}
 

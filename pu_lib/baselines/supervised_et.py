@@ -24,7 +24,13 @@ class SupervisedExtraTreesClassifier(PNExtraTreesClassifier):
     (:func:`pu_lib.base.fit_inputs`) passes the true classes of the training rows as
     ``y_true``. Parameters and fitted attributes are those of
     :class:`~pu_lib.trees.PNExtraTreesClassifier`.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): ``P(y = 1 | x)``, the forest
+    having seen the true classes.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     __metadata_request__fit = {"y_true": True}
 

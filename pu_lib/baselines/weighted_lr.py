@@ -115,7 +115,14 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
     criterion_ : ``{C: criterion}`` over ``C_grid`` (empty when ``C`` is a number).
     hold_out_indices_ : rows of ``X`` held out for the selection (empty without it).
     classes_ (``[0, 1]``), ``n_features_in_``, ``coef_``, ``intercept_``.
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): the probability of ``s = 1`` under
+    the re-weighted (balanced) classes, not ``P(y = 1 | x)``;
+    :class:`pu_lib.calibration.PUCalibratedClassifier` calibrates it.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     #: sparse X (as CSR): with ``standardize`` the scaler then divides by the standard
     #: deviation without centring (centring would fill the matrix); the intercept is not

@@ -176,7 +176,14 @@ class AdaPUClassifier(PUClassifierMixin, BaseEstimator):
         Each feature's share of ``sum_t alpha_t`` (scikit-learn's AdaBoost importance
         for stumps).
     prior_, prior_estimator_, classes_, n_features_in_, feature_names_in_
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): the logistic link of the shrunk
+    vote (module docstring), pulled towards 1/2 by ``learning_rate``; not calibrated.
+    :class:`pu_lib.calibration.PUCalibratedClassifier` calibrates it.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     _parameter_constraints: dict = {
         "n_estimators": [Interval(Integral, 1, None, closed="left")],

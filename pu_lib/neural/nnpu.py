@@ -177,7 +177,18 @@ class NNPUClassifier(NeuralPUBase):
     n_epochs_ : epochs run. best_epoch_ : index of the epoch whose network is kept.
     epoch_states_ : per-epoch state dicts (numpy) with ``keep_epoch_states``, else None.
     prior_, prior_estimator_, classes_, n_features_in_.
+
+    **predict_proba** (docs/probabilities.md): ``sigmoid(g(x))`` is an estimate of ``P(y = 1 | x)``
+    (kind ``"posterior"``) only for the uPU risk with the logistic loss (a proper loss); with the
+    sigmoid loss (default) the minimiser is only a classifier, the non-negative correction biases
+    the estimate and imbalanced nnPU targets the prior ``pi'``, so those are kind ``"score"``
+    (:class:`pu_lib.calibration.PUCalibratedClassifier` calibrates them).
     """
+
+    @property
+    def _proba_kind(self):
+        """What column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)."""
+        return "posterior" if self.risk == "upu" and self.loss == "logistic" else "score"
 
     _purpose = "uPU / nnPU with PyTorch"
 

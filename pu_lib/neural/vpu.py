@@ -95,7 +95,13 @@ class VPUClassifier(NeuralPUBase):
     history_ : per-epoch ``"risk"`` (mean batch loss), ``"variational_loss"``,
         ``"mix_loss"`` (and ``"validation_risk"``, the variational loss on held-out rows).
     log_max_phi_ : ``max log phi`` over the training sample X (the score's scale).
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): ``min(1, phi(x) / max_X phi)``,
+    Chen et al.'s estimate of ``P(y = 1 | x)`` (exact when some rows are certainly positive).
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     _purpose = "VPU with PyTorch"
     _adam_betas = (0.5, 0.99)

@@ -268,7 +268,13 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
     Attributes
     ----------
     estimator_ : the fitted base classifier; classes_ : ``[0, 1]``; n_features_in_.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): the weighted classifier's
+    ``P(y = 1 | x)``.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     _parameter_constraints = {
         **_BaseWeightedClassifier._parameter_constraints,
@@ -325,7 +331,13 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
 
     The propensity model is the constant ``c_``: :meth:`propensity` (Table 5.3's SCAR
     propensity models). Other parameters as :class:`PropensityWeightedClassifier`.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): the weighted classifier's
+    ``P(y = 1 | x)``.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     _parameter_constraints = {
         **_BaseWeightedClassifier._parameter_constraints,

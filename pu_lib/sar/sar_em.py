@@ -131,7 +131,13 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
     converged_ : bool; log_likelihoods_ : per iteration (index 0 = initial model);
     propensity_slopes_ : the mean absolute slope per iteration once the window is full;
     classes_ : ``[0, 1]``; n_features_in_.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): the classifier
+    ``f(x) = Pr(y = 1 | x)``.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     _parameter_constraints = {
         "estimator": [HasMethods(["fit", "predict_proba"]), None],

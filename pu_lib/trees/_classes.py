@@ -469,7 +469,15 @@ class PUDecisionTreeClassifier(PUClassifierMixin, BasePUTree, BaseSingleTree, Ba
     Fitted attributes: ``tree_`` (:class:`pu_lib.trees.Tree`: ``impurity`` = R*,
     ``improvement`` = RR per node), ``prior_``, ``prior_estimator_``, ``n_features_in_``,
     ``classes_``, ``feature_importances_``, ``feature_importances_normalized_``.
+
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): the leaf's v* estimates
+    ``P(y = 1 | x)``, but a fully grown tree's leaves hold a few rows and v* is mostly 0 or 1; limit
+    the growth (``max_depth``, ``min_samples_leaf``) or use
+    :class:`pu_lib.calibration.PUCalibratedClassifier`.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "score"
 
     _parameter_constraints: dict = {**PU_CONSTRAINTS, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
@@ -531,7 +539,13 @@ class PUExtraTreesClassifier(PUClassifierMixin, BasePUTree, BaseForest, BaseEsti
     the forest's parameters and ``prior_``; their ``random_state`` is None, as the trees
     were grown from seeds drawn by the forest), ``prior_``, ``prior_estimator_``,
     ``n_features_in_``, ``classes_``.
+
+    **predict_proba** (kind ``"posterior"``, docs/probabilities.md): the mean of the trees' leaf
+    estimates of ``P(y = 1 | x)`` (v* clipped to [0, 1]).
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "posterior"
 
     _parameter_constraints: dict = {**PU_CONSTRAINTS, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS}
 
@@ -634,7 +648,14 @@ class PNDecisionTreeClassifier(_PNTree, BaseSingleTree, BaseEstimator):
     Fitted attributes: ``tree_`` (``impurity``: the weighted Gini / entropy impurity,
     ``improvement``: its decrease), ``classes_``, ``n_features_in_``,
     ``feature_importances_``, ``feature_importances_normalized_``.
+
+    **predict_proba** (kind ``"labeled"``, docs/probabilities.md): the leaf's fraction of class 1 of
+    the target it is fitted on -- ``P(s = 1 | x)`` on PU data ``fit(X, s)``, as the workflow fits
+    it.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "labeled"
 
     _parameter_constraints: dict = {**PN_CONSTRAINT, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
@@ -678,7 +699,13 @@ class PNExtraTreesClassifier(_PNTree, BaseForest, BaseEstimator):
     Fitted attributes: ``trees_`` (:class:`pu_lib.trees.Tree` per tree), ``estimators_``
     (fitted :class:`PNDecisionTreeClassifier` instances, ``random_state`` None: the trees
     were grown from seeds drawn by the forest), ``classes_``, ``n_features_in_``.
+
+    **predict_proba** (kind ``"labeled"``, docs/probabilities.md): the probability of class 1 of the
+    target it is fitted on -- ``P(s = 1 | x)`` on PU data ``fit(X, s)``, as the workflow fits it.
     """
+
+    #: what column 1 of predict_proba is (pu_lib.calibration.PROBA_KINDS; docs/probabilities.md)
+    _proba_kind = "labeled"
 
     _parameter_constraints: dict = {**PN_CONSTRAINT, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS}
 
