@@ -89,9 +89,10 @@ def user_dataset_spec(name: str, entry: Mapping[str, Any], root: str | os.PathLi
     directory with its files sees the same job parameters."""
     kind, column = _label_column(entry)
     raw = Path(str(entry["file"])).expanduser()
-    path = raw if raw.is_absolute() else Path(root if root is not None else Path.cwd()) / raw
+    root = Path(root if root is not None else Path.cwd())
+    path = raw if raw.is_absolute() else root / raw
     if not path.is_file():
-        where = "" if raw.is_absolute() else f" (relative paths are read from the working directory {path.parent})"
+        where = "" if raw.is_absolute() else f" (relative paths are read from the working directory {root})"
         raise ValueError(f"file: no such file {str(entry['file'])!r}{where}")
     fmt = _format(path, entry.get("format"))
     try:

@@ -90,7 +90,9 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
     """Mean, standard deviation and ``level`` t interval of ``y`` per (panel, x, method).
 
     ``x`` is rounded to ``x_decimals`` so that repetitions of one nominal value (e.g. a
-    realised label frequency 0.2997 for c = 0.3) fall together. Returns a frame with
+    realised label frequency 0.2997 for c = 0.3) fall together; an unknown ``x`` (NaN: data
+    that is PU already, a user dataset with an ``s_column``) is a group of its own, written
+    ``unknown`` by :func:`estimate_markdown`. Returns a frame with
     columns ``panel, x, method, n, mean, sd, lo, hi, points`` sorted by panel, x and method
     (in the order of ``methods`` when given, e.g. the config's, else of first appearance).
     ``lo, hi`` is :func:`pu_lib.reporting.mean_interval` clipped to ``bounds`` (default
@@ -113,7 +115,8 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
     df["x"] = df[x].astype(float).round(x_decimals)
     seen = list(methods or []) + [m for m in pd.unique(df["method"]) if m not in (methods or [])]
     order = {m: i for i, m in enumerate(seen)}
-    g = df.groupby([panel, "x", "method"], sort=False)[y]
+    # dropna=False: on data that is PU already the true x is unknown (NaN), its estimates stay
+    g = df.groupby([panel, "x", "method"], sort=False, dropna=False)[y]
     out = g.agg(n="count", mean="mean", sd="std").reset_index().rename(columns={panel: "panel"})
     out["points"] = [[float(v) for v in part.dropna()] for _, part in g]  # groups in the order of agg
     if boot is not None:
@@ -121,7 +124,7 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
         has = df[lo_col].notna() & df[hi_col].notna()
         covers = (df[lo_col] <= df[true_col]) & (df[true_col] <= df[hi_col])
         df["_covers"] = np.where(has, covers.astype(float), np.nan)
-        b = df.groupby([panel, "x", "method"], sort=False).agg(
+        b = df.groupby([panel, "x", "method"], sort=False, dropna=False).agg(
             boot_n=(lo_col, "count"), boot_lo=(lo_col, "mean"), boot_hi=(hi_col, "mean"),
             boot_coverage=("_covers", "mean")).reset_index().rename(columns={panel: "panel"})
         out = out.merge(b, on=["panel", "x", "method"], how="left", sort=False)
@@ -153,7 +156,7 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
         lines += [f"## {panel}", "", f"{head} by {x}", ""]
         lines.append("| " + " | ".join([x] + methods) + " |")
         lines.append("|" + "---|" * (len(methods) + 1))
-        for xv, rows in part.groupby("x", sort=True):
+        for xv, rows in part.groupby("x", sort=True, dropna=False):
             cells = []
             for m in methods:
                 r = rows[rows["method"] == m]
@@ -165,7 +168,7 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
                 if has_boot and np.isfinite(r["boot_lo"]):
                     cell += f" {{{f.format(r['boot_lo'])}, {f.format(r['boot_hi'])}}}"
                 cells.append(cell)
-            lines.append("| " + " | ".join([f"{xv:g}"] + cells) + " |")
+            lines.append("| " + " | ".join([f"{xv:g}" if np.isfinite(xv) else "unknown"] + cells) + " |")
         lines.append("")
     return "\n".join(lines)
 
