@@ -111,13 +111,14 @@ class PUCalibratedClassifier(PUClassifierMixin, BaseEstimator):
     ``random_state``); on each, a clone of ``estimator`` is fitted on the other folds and
     scores the fold. ``m`` is fitted on these out-of-fold scores: ``"isotonic"`` --
     ``IsotonicRegression(increasing=True, out_of_bounds="clip")`` of ``s`` on the score
-    (no assumption on the score's shape; needs a few hundred labeled rows);
-    ``"sigmoid"`` -- Platt scaling, an unpenalized logistic regression of ``s`` on the
-    (standardized) score; it assumes that the logit of ``P(s = 1 | x) = c P(y = 1 | x)`` is
-    linear in the score, which the cap ``c`` breaks where ``P(y = 1 | x)`` nears 1 (on the
-    two-Gaussian data of tests/test_probabilities.py the naive classifier's calibration error
-    is 0.11 with ``"sigmoid"``, 0.017 with ``"isotonic"``). Then ``estimator`` is refitted on all rows (``estimator_``) and
-    new rows get ``m`` of its score (as scikit-learn's ``CalibratedClassifierCV`` with
+    (no assumption on the score's shape; a step function, so it needs enough labeled rows
+    per step); ``"sigmoid"`` -- Platt scaling, an unpenalized logistic regression of ``s``
+    on the (standardized) score; it assumes that the logit of ``P(s = 1 | x) =
+    c P(y = 1 | x)`` is linear in the score, which the cap ``c`` breaks where
+    ``P(y = 1 | x)`` nears 1 (on the two-Gaussian data of tests/test_probabilities.py the
+    naive classifier's calibration error is 0.11 with ``"sigmoid"``, 0.017 with
+    ``"isotonic"``). Then ``estimator`` is refitted on all rows (``estimator_``) and new rows
+    get ``m`` of its score (as scikit-learn's ``CalibratedClassifierCV`` with
     ``ensemble=False``). The score is the estimator's ``decision_function`` when it has
     one, else column 1 of its ``predict_proba``. ``sample_weight`` is passed to every fit
     of ``estimator`` (``ValueError`` naming it when its ``fit`` takes none), to the

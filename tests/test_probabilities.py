@@ -12,13 +12,14 @@ by the predicted probability in 10 equal bins of [0, 1], the row-weighted mean o
 of ``|mean predicted - mean true posterior|``. Comparing with the true posterior (not with
 0/1 classes) removes the label noise, so what is left is the model's error.
 
-**Threshold 0.08.** Measured with this file's data and settings (2-core AMD EPYC): the
-``"posterior"`` classifiers give 0.004 (the oracle logistic regression) to 0.063 (uPU by
-XGBoost, 30 rounds) -- the estimation error of 2,000 PU rows (trees with few rows per leaf,
-boosting rounds, small networks; 0.01-0.06 again on training seed 1) -- while a probability
-off by the label frequency (the naive ``P(s = 1 | x)``) gives 0.23 and Ada-PU's
-uncalibrated link 0.36: 0.08 lies 0.017 above the worst claim and more than 0.15 below the
-uncalibrated ones, and the wrapper brings those two to 0.017 and 0.034.
+**Threshold 0.1.** Measured with this file's data and settings (2-core AMD EPYC), over
+training seeds 0-5: the ``"posterior"`` classifiers give 0.003 (the oracle logistic
+regression) to 0.063 (uPU by XGBoost, 30 rounds), and PU Extra Trees (20 trees) up to 0.09
+on seed 3 (0.035-0.046 on the others) -- the estimation error of 2,000 PU rows: trees with
+few rows per leaf, boosting rounds, small networks. A probability off by the label
+frequency (the naive ``P(s = 1 | x)``) gives 0.23 and Ada-PU's uncalibrated link 0.36, more
+than twice the threshold; wrapped in :class:`PUCalibratedClassifier` (isotonic, 3 folds)
+they give at most 0.025 over the same seeds. The tests use training seed 0.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from pu_lib.base import fit_inputs
 from pu_lib.calibration import PROBA_KINDS, PUCalibratedClassifier, markdown, proba_doc, proba_kind
 from pu_lib.utils.estimator_checks import parametrize_with_checks
 
-ECE_THRESHOLD = 0.08
+ECE_THRESHOLD = 0.1
 PI, C, SHIFT = 0.4, 0.5, 1.5
 
 
@@ -148,7 +149,7 @@ def test_the_threshold_rejects_an_uncalibrated_probability():
     assert ece(p, POSTERIOR_TEST) > 2 * ECE_THRESHOLD
 
 
-@pytest.mark.parametrize("name, params", [("ada_pu", {"n_estimators": 30, "prior": PI}), ("naive", {})])
+@pytest.mark.parametrize("name, params", [("ada_pu", {"prior": PI}), ("naive", {})])
 def test_the_wrapper_calibrates_a_score(name, params):
     est = registry.make_estimator(name, params, random_state=0)
     raw = est.fit(X_TRAIN, S_TRAIN).predict_proba(X_TEST)[:, 1]
