@@ -409,31 +409,37 @@ def test_pulscar_recovers_alpha_on_scar_data():
     assert errors.mean() <= 0.04 and errors.max() <= 0.08, errors
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("frac", [0.3, 0.5])
-def test_pulsnar_on_the_synthetic_snar_recipe(frac):
-    """Paper's synthetic SNAR recipe (five subclasses, 400 labeled each, unlabeled
-    positives in shares 1/31 ... 16/31, 50 informative features), PULSNAR's defaults,
-    seeds 0-2: the clustering finds the five subclasses and the mean estimate is within
-    0.05 of alpha; PULSCAR underestimates.
+@pytest.mark.slow  # three PULSNAR and three PULSCAR fits at the paper's size
+def test_pulsnar_on_the_synthetic_snar_recipe():
+    """Paper's synthetic SNAR recipe at alpha 0.5 (five subclasses, 400 labeled each,
+    unlabeled positives in shares 1/31 ... 16/31, 6,000 unlabeled, 50 informative
+    features), PULSNAR's and PULSCAR's defaults, seeds 0-2: the mean of PULSNAR's three
+    estimates lies within the range that the multi-seed evidence gives a three-seed mean,
+    and it is above PULSCAR's, which assumes SCAR.
 
-    Measured (docs/class_priors.md): seeds 0-2 give 0.311 / 0.345 / 0.261 at alpha 0.3 and
-    0.556 / 0.400 / 0.459 at 0.5. Over seeds 0-9 the mean is 0.286 at 0.3 but 0.395 at 0.5:
-    PULSNAR underestimates at 0.5 on this recipe, and so does the authors' code on the same
-    data (0.382 and 0.431 on seeds 0 and 1).
+    Evidence (docs/class_priors.md, "PULSNAR Figure 3"): over 40 draws of this recipe at
+    alpha 0.5, PULSNAR's mean is 0.437 and its sd over draws at most 0.092 (the largest
+    of the seven fractions); PULSCAR's mean is 0.277. PULSNAR sits 0.063 below alpha, as
+    the authors' released code does on their own draws (seeds 0-9 with random_state =
+    seed: mean 0.395; seeds 0-2: 0.556 / 0.400 / 0.459). A single estimate has a heavy
+    tail, so the test bounds the mean of three draws, whose standard error is at most
+    0.092 / sqrt(3) = 0.053: the bounds [0.28, 0.60] are 0.437 -+ 3 standard errors
+    (rounded outwards). PULSCAR's three-draw mean is 0.16 lower on average, about three
+    standard errors of the difference, so the test asks for the order, not a margin. No
+    exact value is asserted (the XGBoost and GMM fits differ in the last digits between
+    BLAS builds and CPUs). Measuring script: benchmarks/bench_pulsnar_seeds.py.
     """
-    ests, clusters = [], []
+    frac, snar, car, clusters = 0.5, [], [], []
     for seed in (0, 1, 2):
         X, s = _xs(make_pulsnar_snar(frac, random_state=seed))
         est = PULSNAR(random_state=seed, n_jobs=2).fit(X, s)
-        ests.append(est.alpha_)
+        snar.append(est.alpha_)
         clusters.append(est.n_clusters_)
-    assert abs(np.mean(ests) - frac) <= 0.05, ests
-    assert max(abs(np.array(ests) - frac)) <= 0.11, ests
-    assert all(4 <= k <= 6 for k in clusters), clusters
-    if frac == 0.5:
-        X, s = _xs(make_pulsnar_snar(frac, random_state=0))
-        assert PULSCAR(random_state=0, n_jobs=2).fit(X, s).alpha_ < np.mean(ests) - 0.1
+        car.append(PULSCAR(random_state=seed, n_jobs=2).fit(X, s).alpha_)
+    assert 0.28 <= np.mean(snar) <= 0.60, snar
+    assert np.mean(car) < np.mean(snar), (car, snar)
+    # the clustering finds the subclasses: 4.8-5.1 clusters on average over the 40 draws
+    assert 3 <= np.mean(clusters) <= 7, clusters
 
 
 # --------------------------------------------------------------------------- validation
