@@ -11,6 +11,9 @@ Two layouts, both methods-as-rows with ``mean ± sd`` cells, rendered to Markdow
   authors' released convention, named in a note under the table), and Holm's post hoc
   test compares every method with the best-ranked one (the control). A mean over fewer
   data sets than the column has is marked † and the missing data sets are named.
+  Data sets whose registry entry says ``paper_comparable: false`` (e.g. a one-partition
+  split where the paper used the official partitions) are left out of the tests and
+  the means, and a note names them with the reason.
   Marks, as in that paper: the best cell of a column is **bold and underlined**; cells
   whose method is not significantly worse than the control at ``alpha`` (Holm) are
   **bold**. The last row gives the Iman-Davenport p-value. The grouping ``"all"`` makes
@@ -18,7 +21,8 @@ Two layouts, both methods-as-rows with ``mean ± sd`` cells, rendered to Markdow
 * **Per-data-set tables** (:func:`per_dataset_tables`): one table per data set, one column
   per setting, cells = mean and sd over repetitions, best cell bold and underlined; or
   (:func:`wide_table`) data sets as columns, one table per setting for that paper's
-  Tables A2-A7 (``per_setting``). No significance marks: a test with the
+  Tables A2-A7 (``per_setting``). Cells of a data set with ``paper_comparable: false``
+  in the registry are marked ‡ and a note gives the registry's reason. No significance marks: a test with the
   repetitions of one data set as blocks would treat resamples of the same data as
   independent data sets, which Demšar (2006, section 3.1) advises against.
 
@@ -61,6 +65,9 @@ TEST_BLOCKS = {
         "liberal than with the data sets as blocks."),
 }
 INCOMPLETE_MARK = "†"
+#: cells of a data set whose registry entry has ``paper_comparable: false``
+#: (:func:`not_comparable_datasets`); the note under the table gives the reason
+NOT_COMPARABLE_MARK = "‡"
 SMALL_N = 5  # below this many blocks the table notes that the p-values are rough approximations
 STYLES = ("pm", "paren")
 DASH = "–"
@@ -92,6 +99,8 @@ class PaperTable:
     #: cells whose mean is over fewer data sets than the column has (marked with
     #: :data:`INCOMPLETE_MARK`; the notes name the missing data sets)
     incomplete: pd.DataFrame | None = None
+    #: cells of data sets not comparable with the paper (marked :data:`NOT_COMPARABLE_MARK`)
+    not_comparable: pd.DataFrame | None = None
 
     def __post_init__(self):
         if self.style not in STYLES:
@@ -120,6 +129,8 @@ class PaperTable:
         mark = ""
         if self.incomplete is not None and bool(self.incomplete.loc[row, col]):
             mark = f" {INCOMPLETE_MARK}"
+        if self.not_comparable is not None and bool(self.not_comparable.loc[row, col]):
+            mark += f" {NOT_COMPARABLE_MARK}"
         if n <= 1 or pd.isna(s):
             return mt + mark
         st = f"{s * self.scale:.{d}f}"
@@ -379,6 +390,35 @@ def _metric_frame(results: pd.DataFrame, metric: str, greater_is_better):
     return gib, df
 
 
+def not_comparable_datasets(results: pd.DataFrame) -> dict:
+    """``{dataset id: reason}`` for the data sets of ``results`` whose registry entry has
+    ``paper_comparable: false`` (:func:`pu_lib.datasets.registry.comparability_note`). The
+    registry name is the ``dataset_name`` column when there is one, else the ``dataset``
+    column; names not in the registry (user data sets) are comparable."""
+    from pu_lib.datasets.registry import comparability_note, get_spec, list_datasets
+
+    known = set(list_datasets())
+    names = results["dataset_name"] if "dataset_name" in results.columns else results["dataset"]
+    out = {}
+    for d, n in dict.fromkeys(zip(results["dataset"].astype(str), names.astype(str))):
+        note = comparability_note(get_spec(n)) if n in known else None
+        if note:
+            out[d] = note
+    return out
+
+
+def _comparability_marks(table: "PaperTable", col_dataset: dict, reasons: dict) -> "PaperTable":
+    """Mark the columns of ``table`` whose data set (``col_dataset[column]``) is in ``reasons``
+    and add one note per such data set."""
+    marked = [c for c in table.mean.columns if col_dataset.get(c) in reasons]
+    if marked:
+        table.not_comparable = pd.DataFrame(False, index=table.mean.index, columns=table.mean.columns)
+        table.not_comparable[marked] = True
+        for d in dict.fromkeys(col_dataset[c] for c in marked):
+            table.notes.append(f"{NOT_COMPARABLE_MARK} {d}: {reasons[d]}.")
+    return table
+
+
 def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=None, decimals=3,
                        scale=1.0, style="pm", methods=None, datasets=None, settings=None,
                        title_prefix="") -> dict:
@@ -398,6 +438,9 @@ def per_dataset_tables(results: pd.DataFrame, metric: str, *, greater_is_better=
             scale=scale, style=style,
             title=f"{title_prefix}{_metric_label(metric)} on {ds} ({_ms(style)} over repetitions)",
         )
+    reasons = not_comparable_datasets(results)
+    for ds, t in tables.items():
+        _comparability_marks(t, {c: str(ds) for c in t.mean.columns}, reasons)
     return tables
 
 
@@ -416,9 +459,11 @@ def wide_table(results: pd.DataFrame, metric: str, *, greater_is_better=None, de
     method_order = list(methods) if methods is not None else list(dict.fromkeys(df["method"]))
     mean, sd, count = _agg(df, "method", "_col", metric, method_order, cols)
     where = f" ({st_order[0]})" if one_setting else ""
-    return PaperTable(metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals,
-                      scale=scale, style=style,
-                      title=f"{title_prefix}{_metric_label(metric)} per data set{where} ({_ms(style)} over repetitions)")
+    table = PaperTable(metric=metric, mean=mean, sd=sd, count=count, greater_is_better=gib, decimals=decimals,
+                       scale=scale, style=style,
+                       title=f"{title_prefix}{_metric_label(metric)} per data set{where} ({_ms(style)} over repetitions)")
+    col_dataset = dict(zip(df["_col"], df["dataset"].astype(str)))
+    return _comparability_marks(table, col_dataset, not_comparable_datasets(results))
 
 
 def resolved_setting(mechanism: str, params: dict) -> dict:
@@ -529,6 +574,14 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
         raise ValueError("test_blocks='dataset_repetitions' needs a 'rep' column in the results")
     gib = _direction(metric, greater_is_better)
     _check_columns(results, metric, ["dataset", "setting", "method"])
+    # data sets not comparable with the paper stay out of the comparison (named in a note)
+    reasons = not_comparable_datasets(results)
+    left_out = [d for d in dict.fromkeys(results["dataset"].astype(str)) if d in reasons]
+    if left_out and len(left_out) < results["dataset"].astype(str).nunique():
+        results = results[~results["dataset"].astype(str).isin(left_out)]
+        datasets = [d for d in datasets if str(d) not in reasons] if datasets is not None else None
+    else:
+        left_out = []
     method_order = list(methods) if methods is not None else list(dict.fromkeys(results["method"]))
     ds_order = _order(results["dataset"], datasets)
     st_order = _order(results["setting"], settings)
@@ -584,6 +637,8 @@ def summary_table(results: pd.DataFrame, metric: str, grouping: str = "setting",
     if small:
         notes.append(f"Few blocks ({'; '.join(small)}): the p-values rest on chi-square / F approximations "
                      f"that are rough for fewer than {SMALL_N} data sets.")
+    for d in left_out:
+        notes.append(f"{NOT_COMPARABLE_MARK} Not in this comparison: {d} ({reasons[d]}).")
     tested_n = "; ".join(f"{c}: N = {len(v.blocks)}" for c, v in comps.items() if not isinstance(v, str))
     notes.append(f"Test blocks{f' ({tested_n})' if tested_n else ''}: {TEST_BLOCKS[test_blocks]}")
     cols = [p[0] for p in parts]
@@ -735,4 +790,5 @@ def mean_sd_table(results: pd.DataFrame, metric: str, columns=("dataset", "setti
 __all__ = ["PaperTable", "per_dataset_tables", "resolved_setting", "row_settings", "select_settings",
            "setting_matches", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
            "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS", "MIN_INTERVAL_N",
-           "VALUE_RANGES", "interval_cell", "mean_interval", "value_range", "TEST_BLOCKS", "INCOMPLETE_MARK"]
+           "VALUE_RANGES", "interval_cell", "mean_interval", "value_range", "TEST_BLOCKS", "INCOMPLETE_MARK",
+           "NOT_COMPARABLE_MARK", "not_comparable_datasets"]

@@ -169,14 +169,27 @@ def _align_to_mirror(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
     return df
 
 
+def _order_parts_by_rows(spec: Mapping[str, Any], frames: list, expected: list[int]) -> list:
+    """The parts reordered so that part ``i`` has ``expected[i]`` rows (``conversion.part_rows``:
+    files whose names do not say which partition they hold, e.g. the two UNSW-NB15 CSVs);
+    ``ValueError`` naming the row counts when they do not match."""
+    counts = [len(f) for f in frames]
+    if sorted(counts) != sorted(expected) or len(set(expected)) != len(expected):
+        raise ValueError(f"{spec['name']}: the raw parts have {counts} rows, the registry expects {expected} "
+                         "(conversion.part_rows); is this the official release?")
+    return [frames[counts.index(n)] for n in expected]
+
+
 def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> pd.DataFrame:
     """Convert downloaded raw files into the dataset's mirror-layout table.
 
     Follows ``spec["conversion"]``: optional zip ``archive`` with ``members``,
     ``compression`` (gzip/bz2), ``reader`` (csv, parquet, arff, libsvm, keel, mat, npz,
-    newsgroups_tar, cifar10_tar) with reader ``options`` (libsvm: ``n_features``,
+    newsgroups_tar, cifar10_tar; newsgroups_glove takes two files, the 20news tar and the
+    GloVe zip) with reader ``options`` (libsvm: ``n_features``,
     ``dtype``), ``names``, ``class_column_raw``;
-    then ``split_values`` (a ``split`` column per part), ``split_rows``,
+    then ``part_rows`` (the parts reordered by their row counts, for files whose names do not
+    say which partition they are), ``split_values`` (a ``split`` column per part), ``split_rows``,
     ``drop_columns``, ``class_map``, ``target_strip``, ``sequence_column``; integer
     column names of a download-only entry (headerless CSV) become ``f0``, ``f1``, ...
     (``column_prefix``); and finally alignment to the mirror's column names/dtypes (``mirror_columns``,
@@ -193,6 +206,10 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
         else:
             parts.append(_decompress(f, conv.get("compression")))
     opts = dict(conv.get("options") or {})
+    if reader == "newsgroups_glove":  # two raw files: the 20news tar and the GloVe vectors
+        if len(parts) != 2:
+            raise ValueError(f"{spec['name']}: reader newsgroups_glove needs 2 files (20news tar, GloVe), got {len(parts)}")
+        return _align_to_mirror(READERS[reader](parts[0], parts[1], **opts), spec)
     frames = []
     feature_names = None
     if reader in ("npz", "mat") and spec.get("mirror_columns"):
@@ -211,6 +228,8 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
         else:
             df = READERS[reader](p)
         frames.append(df)
+    if conv.get("part_rows"):
+        frames = _order_parts_by_rows(spec, frames, [int(n) for n in conv["part_rows"]])
     split_values = conv.get("split_values")
     if split_values:
         if len(split_values) != len(frames):
@@ -368,7 +387,10 @@ def build_canonical_frame(
     """Canonical table of ``spec`` (not fingerprint-checked; see :func:`prepare_dataset`).
 
     Source order: the mirror file in ``data_mirror`` (sha256-verified), a local
-    scikit-learn loader, a download of the registry URLs into ``cache_dir/raw``.
+    scikit-learn loader, a download of the registry URLs into ``cache_dir/raw``. An entry
+    with ``manual_files`` (no stable direct URL) reads those files from
+    ``cache_dir/raw/<name>/``, where the user puts them; missing ones raise ``ValueError``
+    naming the page (``urls[0]``) and the directory.
     """
     name = spec["name"]
     if spec.get("kind") == "synthetic":
@@ -391,6 +413,17 @@ def build_canonical_frame(
     if conv.get("reader") not in READERS:
         raise ValueError(f"dataset {name!r}: raw format {spec.get('format')!r} has no converter; use a data mirror")
     raw_dir = Path(cache_dir if cache_dir is not None else default_cache_dir()) / "raw" / name
+    if spec.get("manual_files"):  # no stable direct URL: the user downloads the files by hand
+        files = [raw_dir / f for f in spec["manual_files"]]
+        absent = [f.name for f in files if not f.is_file()]
+        if absent:
+            raise ValueError(f"dataset {name!r}: download {', '.join(absent)} from {spec['urls'][0]} "
+                             f"and put it in {raw_dir} (no stable direct URL)")
+        shas = spec.get("raw_sha256") or [None] * len(files)
+        for f, sha in zip(files, shas):
+            if sha is not None and sha256_file(f) != sha.lower():
+                raise ValueError(f"dataset {name!r}: sha256 of {f} differs from the registry's {sha}")
+        return canonicalize(convert_raw(spec, files, raw_dir), spec)
     files = []
     shas = spec.get("raw_sha256") or [None] * len(spec["urls"])
     for url, sha in zip(spec["urls"], shas):

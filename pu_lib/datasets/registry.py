@@ -11,7 +11,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping
 
-__all__ = ["load_registry", "list_datasets", "get_spec", "KINDS"]
+__all__ = ["load_registry", "list_datasets", "get_spec", "comparability_note", "KINDS"]
 
 #: mirror: a file in the data mirror (and download URLs); sklearn: bundled with
 #: scikit-learn; synthetic: generated; download: no mirror copy, download only.
@@ -65,3 +65,23 @@ def spec_from(name_or_spec: Any, registry=None) -> dict:
     if isinstance(name_or_spec, Mapping):
         return copy.deepcopy(dict(name_or_spec))
     return get_spec(name_or_spec, registry=registry)
+
+
+def comparability_note(spec: Mapping[str, Any]) -> str | None:
+    """Why results on this dataset are not comparable with the papers' numbers, or None.
+
+    A registry entry with ``paper_comparable: false`` (e.g. a one-partition split where
+    the paper used the official partitions, or a substitute representation) must give
+    the reason in ``comparability_note``; the reporting layer marks its cells and keeps
+    them out of the cross-data-set comparison. Absent or true: comparable. ``ValueError``
+    for a non-boolean ``paper_comparable`` or a missing note."""
+    flag = spec.get("paper_comparable", True)
+    if not isinstance(flag, bool):
+        raise ValueError(f"dataset {spec.get('name')!r}: paper_comparable must be true or false, got {flag!r}")
+    if flag:
+        return None
+    note = spec.get("comparability_note")
+    if not isinstance(note, str) or not note.strip():
+        raise ValueError(f"dataset {spec.get('name')!r}: paper_comparable is false but comparability_note "
+                         "(the reason) is missing")
+    return note.strip()
