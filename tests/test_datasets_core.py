@@ -41,7 +41,8 @@ def test_registry_entries_complete():
     assert list_datasets("synthetic") == ["pulsnar_scar", "pulsnar_snar"]
     assert list_datasets("sklearn") == ["breast_cancer", "digits"]
     assert list_datasets("download") == ["churn_chile", "churn_korean", "cifar10", "covtype_binary",
-                                         "creditcard_ulb", "epsilon", "pizzacutter1", "satellite_openml"]
+                                         "creditcard_ulb", "epsilon", "newsgroups20_glove300", "pizzacutter1",
+                                         "satellite_openml", "unsw_nb15_official"]
     manifest_names = set(list_datasets("mirror"))
     # the 35 mirror files, two of which serve further entries (mushrooms_libsvm; newsgroups20_svd300,
     # newsgroups20_bow200)

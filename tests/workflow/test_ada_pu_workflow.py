@@ -35,8 +35,9 @@ def test_paper_config_declares_the_protocol_and_one_target_per_figure_and_table(
         names = {d["name"] for d in exp["datasets"]}
         assert n_labeled == (10 if names == {"breast_cancer"} else 1000), name
     big = {d["name"]: d for d in exps["ada_pu_benchmarks"]["datasets"]}
-    assert set(big) == {"unsw_nb15_testing_set", "epsilon", "cifar10"}
+    assert set(big) == {"unsw_nb15_testing_set", "unsw_nb15_official", "epsilon", "cifar10"}
     assert big["epsilon"]["optional"] and big["cifar10"]["optional"] and not big["unsw_nb15_testing_set"].get("optional")
+    assert big["unsw_nb15_official"]["optional"]  # download-only: skipped offline
     methods = cfg["methods"]
     assert methods["ada_pu"] == {"method": "ada_pu", "params": {"prior": True}}
     assert methods["ada_pu_exhaustive"]["params"]["splitter"] == "best"
