@@ -223,14 +223,7 @@ def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False, accep
     if hasattr(X, "to_numpy"):
         X = X.to_numpy()
     X = np.asarray(X)
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array, got shape {X.shape}")
-    if X.shape[0] == 0:
-        raise ValueError(f"{name} has no rows")
-    if X.shape[1] == 0:
-        raise ValueError(f"{name} has no columns")
-    if not np.issubdtype(X.dtype, np.number) and X.dtype != bool:
-        raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
+    _check_shape_and_kind(X, name)
     if dtype is not None and X.dtype != dtype:
         X = X.astype(dtype)
     if not allow_nan and not np.all(np.isfinite(X)):
@@ -239,9 +232,9 @@ def check_X(X, name: str = "X", dtype=np.float64, allow_nan: bool = False, accep
     return X
 
 
-def _check_sparse_X(X, name: str, dtype, allow_nan: bool):
-    """:func:`check_X` of a sparse matrix: CSR of ``dtype``, at least one row and column,
-    numeric, finite stored values (NaN allowed with ``allow_nan``)."""
+def _check_shape_and_kind(X, name: str) -> None:
+    """Shared by the dense and sparse paths of :func:`check_X`: 2-D, at least one row and
+    one column, a numeric or boolean dtype."""
     if len(X.shape) != 2:
         raise ValueError(f"{name} must be a 2-D array, got shape {X.shape}")
     if X.shape[0] == 0:
@@ -250,6 +243,12 @@ def _check_sparse_X(X, name: str, dtype, allow_nan: bool):
         raise ValueError(f"{name} has no columns")
     if not np.issubdtype(X.dtype, np.number) and X.dtype != bool:
         raise ValueError(f"{name} must be numeric, got dtype {X.dtype}")
+
+
+def _check_sparse_X(X, name: str, dtype, allow_nan: bool):
+    """:func:`check_X` of a sparse matrix: CSR of ``dtype``, at least one row and column,
+    numeric, finite stored values (NaN allowed with ``allow_nan``)."""
+    _check_shape_and_kind(X, name)
     if X.format != "csr":
         X = X.tocsr()
     if dtype is not None and X.dtype != dtype:
