@@ -199,6 +199,11 @@ def make_label_sets(spec: dict, dataset_path: str | None) -> pd.DataFrame:
         attrs = label_set_metadata(df)["params"].get("attributes") if setting["mechanism"] == "sar" else None
         df["propensity_attributes"] = json.dumps(attrs)
         frames.append(df)
+    return _stack_label_frames(frames)
+
+
+def _stack_label_frames(frames: list[pd.DataFrame]) -> pd.DataFrame:
+    """The repetitions' label sets as one frame with the label-file columns."""
     out = pd.concat(frames, ignore_index=True)
     out["split"] = out["split"].astype(str)
     out["scenario"] = out["scenario"].astype(str)
@@ -229,10 +234,7 @@ def _given_label_sets(spec: dict, dataset_path: str) -> pd.DataFrame:
         df.insert(0, "rep", np.int32(rep))
         df["propensity_attributes"] = json.dumps(None)
         frames.append(df)
-    out = pd.concat(frames, ignore_index=True)
-    out["split"] = out["split"].astype(str)
-    out["scenario"] = out["scenario"].astype(str)
-    return out[LABEL_COLUMNS]
+    return _stack_label_frames(frames)
 
 
 def write_label_sets(spec: dict, dataset_path: str | None, out: str) -> pd.DataFrame:
