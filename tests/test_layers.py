@@ -20,7 +20,7 @@ LAYERS = {
     "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "neural", "base", "base_learners", "registry", "oof",
                    "hist_boost", "utils", "calibration"},
     "data": {"datasets", "labeling"},
-    "evaluation": {"metrics", "stats", "reporting", "figures"},
+    "evaluation": {"metrics", "stats", "reporting", "figures", "model_selection"},
     "workflow": {"experiments"},
     "shared": {"_validation", "_seeding", "_io", "_logging", "_rounding", "_propensity", "_optional", "distributed"},
 }
