@@ -70,6 +70,7 @@ from pu_lib.base import RANDOM_STATE_CONSTRAINT, SparseWhen, learner_accepts_spa
 from pu_lib.oof import check_extra_xgb_params, check_xgb_estimator, cv_probabilities
 from pu_lib.prior._dedpul_kernel import monotonize_kernel, rolling_median_kernel
 from pu_lib.prior.base import BasePriorEstimator
+from pu_lib.prior.tuning import TUNE_CONSTRAINT, check_tune, tune_classifier
 
 __all__ = ["DEDPUL", "DEDPUL_DEFAULTS", "dedpul_alpha", "density_ratio", "monotonize_trends", "rolling_median"]
 
@@ -264,6 +265,10 @@ class DEDPUL(BasePriorEstimator):
     monotonize : apply the monotonizing trends (True; authors' ``MT=True``).
     mt_coef : their coefficient (0.2, the authors' function default; their synthetic-data
         experiments use 0.25, their UCI experiments ``MT=False``).
+    tune : None (default: ``max_depth`` and ``xgb_params`` as given) or ``"cv_logloss"``:
+        the default XGBoost's ``max_depth``, ``learning_rate`` and ``n_estimators`` chosen
+        by the cross-validated log-loss of ``s`` on the estimator's own folds, whose
+        out-of-fold probabilities are then used (:mod:`pu_lib.prior.tuning`; no true label).
     random_state : None, int, Generator or RandomState (folds and models).
     n_jobs : threads for the folds (or Dask tasks, as :func:`pu_lib.oof.cv_probabilities`).
 
@@ -274,6 +279,7 @@ class DEDPUL(BasePriorEstimator):
     ratio_ : processed density ratio ``f_P / f_U`` of every unlabeled row (row order).
     posterior_ : ``Pr(y = 1 | x)`` of every unlabeled row, ``1 - max(1 - r (1 - alpha_N), 0)``.
     details_ : the EM (or dmin) intermediate values.
+    tuned_params_, tuning_results_ : with ``tune``, as :class:`~pu_lib.prior.PULSCAR`'s.
     """
 
     _parameter_constraints: dict = {
@@ -282,6 +288,7 @@ class DEDPUL(BasePriorEstimator):
         "max_depth": [Interval(Integral, 1, None, closed="left")],
         "xgb_params": [None, dict],
         **_STEP_CONSTRAINTS,
+        "tune": TUNE_CONSTRAINT,
         "random_state": RANDOM_STATE_CONSTRAINT,
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
     }
@@ -292,7 +299,8 @@ class DEDPUL(BasePriorEstimator):
                                  "with a classifier that takes sparse input; XGBoost reads absent entries as missing")
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, xgb_params=None, method="em", bw_mix=0.05,
-                 bw_pos=0.1, k_neighbours=None, monotonize=True, mt_coef=0.2, random_state=None, n_jobs=1):
+                 bw_pos=0.1, k_neighbours=None, monotonize=True, mt_coef=0.2, tune=None, random_state=None,
+                 n_jobs=1):
         self.estimator = estimator
         self.n_folds = n_folds
         self.max_depth = max_depth
@@ -303,6 +311,7 @@ class DEDPUL(BasePriorEstimator):
         self.k_neighbours = k_neighbours
         self.monotonize = monotonize
         self.mt_coef = mt_coef
+        self.tune = tune
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -310,12 +319,16 @@ class DEDPUL(BasePriorEstimator):
         super()._validate_params()
         check_extra_xgb_params(self.xgb_params)
         check_xgb_estimator(self.estimator)
+        check_tune(self)
 
     def _estimate(self, X, s):
         seed = seed_to_int(self.random_state, fresh_if_none=True)
-        probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
-                                 random_state=derive_seed("DEDPUL", seed, "cv"), n_jobs=self.n_jobs,
-                                 max_depth=self.max_depth, xgb_params=self.xgb_params)
+        if self.tune is not None:  # the chosen setting's out-of-fold probabilities, on the same folds
+            probs = tune_classifier(self, X, s, derive_seed("DEDPUL", seed, "cv"))[2]
+        else:
+            probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
+                                     random_state=derive_seed("DEDPUL", seed, "cv"), n_jobs=self.n_jobs,
+                                     max_depth=self.max_depth, xgb_params=self.xgb_params)
         preds = 1.0 - probs  # the authors' y(x) = Pr(U | x)
         ratio = density_ratio(preds[s == 1], preds[s == 0], bw_mix=self.bw_mix, bw_pos=self.bw_pos,
                               k_neighbours=self.k_neighbours, monotonize=self.monotonize, mt_coef=self.mt_coef)

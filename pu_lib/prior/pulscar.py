@@ -66,6 +66,7 @@ from pu_lib.oof import (BOOSTERS, check_booster, check_extra_xgb_params, check_x
                         hist_boost_params)
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, SparseWhen, learner_accepts_sparse
 from pu_lib.prior.base import BasePriorEstimator
+from pu_lib.prior.tuning import TUNE_CONSTRAINT, check_tune, tune_classifier
 
 __all__ = ["PULSCAR", "PULSCAR_DEFAULTS", "SPARSE_WITH_XGBOOST", "iteration_seed", "xgb_settings"]
 
@@ -111,6 +112,7 @@ def check_xgboost_settings(estimator) -> None:
     else:
         check_extra_xgb_params(xgb_settings(estimator))
     check_xgb_estimator(estimator.estimator)
+    check_tune(estimator)
 
 #: sparse X for PULSCAR and PULSNAR: with booster "xgboost" (the default) and the default
 #: XGBoost or a classifier that takes sparse input. XGBoost reads the entries a sparse
@@ -137,6 +139,7 @@ PULSCAR_CONSTRAINTS: dict = {
     "xgb_params": [None, dict],
     "booster": [StrOptions(set(BOOSTERS))],
     "n_iterations": [Interval(Integral, 1, None, closed="left")],
+    "tune": TUNE_CONSTRAINT,
     "random_state": RANDOM_STATE_CONSTRAINT,
     "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
 }
@@ -175,6 +178,13 @@ class PULSCAR(BasePriorEstimator):
         own fold seed). Default 1, the authors' examples. More iterations average out the
         fold noise of a single split at ``n_iterations`` times the cost; the bias of the
         estimate stays (docs/class_priors.md, "n_iterations").
+    tune : None (default: ``max_depth`` and ``learning_rate`` as given) or ``"cv_logloss"``:
+        the default XGBoost's ``max_depth``, ``learning_rate`` and ``n_estimators`` are
+        chosen from a small grid around the authors' settings by the cross-validated
+        log-loss of ``s`` on ``(X, s)``, on the estimator's own folds (no true label is
+        used; :mod:`pu_lib.prior.tuning`, which states the grid and its source); the
+        given ``max_depth`` and ``learning_rate`` are then ignored. The docs measure it
+        (docs/class_priors.md, "Classifier settings by cross-validated log-loss").
     random_state : None, int, Generator or RandomState; None draws a fresh seed per fit.
     n_jobs : threads (CV folds and kernel sums); a Dask client, when active, runs the
         folds. The estimate does not depend on ``n_jobs`` or Dask.
@@ -188,6 +198,8 @@ class PULSCAR(BasePriorEstimator):
     ----------
     alpha_, prior_, c_, ... : see :class:`~pu_lib.prior.base.BasePriorEstimator`.
     iteration_alphas_ : the estimate of every iteration (``alpha_`` clips their mean).
+    tuned_params_, tuning_results_ : with ``tune``: the chosen ``max_depth``,
+        ``learning_rate`` and ``n_estimators``, and every grid setting with its CV log-loss.
     probs_ : out-of-fold class-1 probabilities of all rows, in row order (first iteration,
         as the attributes below).
     n_bins_, bandwidth_ : grid size and beta-kernel bandwidth used.
@@ -201,7 +213,7 @@ class PULSCAR(BasePriorEstimator):
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.05, 0.5), bandwidth_search="local", xgb_params=None, booster="xgboost",
-                 n_iterations=1, random_state=None, n_jobs=1):
+                 n_iterations=1, tune=None, random_state=None, n_jobs=1):
         self.estimator = estimator
         self.booster = booster
         self.n_folds = n_folds
@@ -213,6 +225,7 @@ class PULSCAR(BasePriorEstimator):
         self.bandwidth_range = bandwidth_range
         self.bandwidth_search = bandwidth_search
         self.n_iterations = n_iterations
+        self.tune = tune
         self.random_state = random_state
         self.n_jobs = n_jobs
 
@@ -226,9 +239,13 @@ class PULSCAR(BasePriorEstimator):
         # the folds of all iterations are scheduled together (one float32 copy / one binning of X)
         rows = np.arange(X.shape[0], dtype=np.int64)
         problems = [(rows, iteration_seed("PULSCAR", seed, "cv", iteration=it)) for it in range(int(self.n_iterations))]
-        all_probs = cv_probabilities_many(X, s, problems, estimator=self.estimator, n_folds=self.n_folds,
-                                          n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_settings(self),
-                                          booster=self.booster)
+        max_depth, xgb_params, tuned = self.max_depth, xgb_settings(self), []
+        if self.tune is not None:  # the first iteration's folds: their probabilities are the tuning's
+            max_depth, xgb_params, oof = tune_classifier(self, X, s, problems[0][1])
+            tuned, problems = [oof], problems[1:]
+        all_probs = tuned + (cv_probabilities_many(X, s, problems, estimator=self.estimator, n_folds=self.n_folds,
+                                                   n_jobs=self.n_jobs, max_depth=max_depth, xgb_params=xgb_params,
+                                                   booster=self.booster) if problems else [])
         results = []
         for it, probs in enumerate(all_probs):
             res = pulscar_alpha(probs[s == 1], probs[s == 0], n_bins=self.n_bins, bin_rule=self.bin_rule,

@@ -96,6 +96,7 @@ from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, re
 from pu_lib.prior._beta_density import check_bandwidth_range, pulscar_alpha
 from pu_lib.oof import cv_probabilities_many, xgb_gain_importances
 from pu_lib.prior.base import BasePriorEstimator
+from pu_lib.prior.tuning import tune_classifier
 from pu_lib.prior.pulscar import (PULSCAR_CONSTRAINTS, PULSCAR_DEFAULTS, SPARSE_WITH_XGBOOST, check_xgboost_settings,
                                   iteration_seed,
                                   xgb_settings)
@@ -329,6 +330,10 @@ class PULSNAR(BasePriorEstimator):
     n_iterations : per-cluster cross-validations and estimates per fit, each with other
         folds (1, the authors' examples); ``cluster_alphas_`` are the means over the
         iterations, the clusters are found once (as :class:`PULSCAR`'s ``n_iterations``).
+    tune : None (default) or ``"cv_logloss"``: the classifier's ``max_depth``,
+        ``learning_rate`` and ``n_estimators`` chosen once, on all rows, by the
+        cross-validated log-loss of ``s`` (:mod:`pu_lib.prior.tuning`; no true label is
+        used), then used by the importance model and every cluster's classifier.
 
     Attributes
     ----------
@@ -354,6 +359,7 @@ class PULSNAR(BasePriorEstimator):
         and its gain (decreasing gain).
     bic_ : BIC of 1..max_clusters components (empty when ``n_clusters`` is given).
     n_clusters_bic_ : number of GMM components chosen (before dropping empty/small ones).
+    tuned_params_, tuning_results_ : with ``tune``, as :class:`PULSCAR`'s.
     """
 
     _parameter_constraints: dict = {
@@ -374,8 +380,8 @@ class PULSNAR(BasePriorEstimator):
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,
                  n_clusters=None, knee="authors", covariance_type="full", gmm_params=None, top_fraction=1.0,
-                 min_cluster_size=10, small_clusters="drop", booster="xgboost", n_iterations=1, random_state=None,
-                 n_jobs=1, use_dask=False):
+                 min_cluster_size=10, small_clusters="drop", booster="xgboost", n_iterations=1, tune=None,
+                 random_state=None, n_jobs=1, use_dask=False):
         self.estimator = estimator
         self.booster = booster
         self.n_folds = n_folds
@@ -395,6 +401,7 @@ class PULSNAR(BasePriorEstimator):
         self.min_cluster_size = min_cluster_size
         self.small_clusters = small_clusters
         self.n_iterations = n_iterations
+        self.tune = tune
         self.random_state = random_state
         self.n_jobs = n_jobs
         self.use_dask = use_dask
@@ -458,6 +465,9 @@ class PULSNAR(BasePriorEstimator):
         client = resolve_client(self.use_dask)
         lab_rows = np.flatnonzero(s == 1)
         unl_rows = np.flatnonzero(s == 0)
+        max_depth = self.max_depth
+        if self.tune is not None:  # one choice on all rows, for the importance and the cluster models
+            max_depth, xgb_params, _ = tune_classifier(self, X, s, derive_seed("PULSNAR", seed, "tune"))
 
         # booster "hist_boost": one binning of X serves the importance model and every fold
         binned = None
@@ -468,7 +478,7 @@ class PULSNAR(BasePriorEstimator):
             binned = (Xb, nb)
 
         # Algorithm 3, line 1: important features and gain scores from XGBoost on all (X, s)
-        idx, gains = xgb_gain_importances(X, s, max_depth=self.max_depth,
+        idx, gains = xgb_gain_importances(X, s, max_depth=max_depth,
                                           random_state=derive_seed("PULSNAR", seed, "importance"),
                                           n_jobs=self.n_jobs, xgb_params=xgb_params, booster=self.booster,
                                           binned=binned)
@@ -504,7 +514,7 @@ class PULSNAR(BasePriorEstimator):
             problems.extend((rows, iteration_seed("PULSNAR", seed, "cluster", j, "cv", iteration=it))
                             for it in range(n_it))
         probs = cv_probabilities_many(Xi, s, problems, estimator=self.estimator, n_folds=self.n_folds,
-                                      n_jobs=self.n_jobs, max_depth=self.max_depth, xgb_params=xgb_params,
+                                      n_jobs=self.n_jobs, max_depth=max_depth, xgb_params=xgb_params,
                                       booster=self.booster, use_dask=self.use_dask,
                                       binned=None if binned is None else (np.ascontiguousarray(binned[0][:, idx]),
                                                                           binned[1][idx]))
