@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import io
+import re
 import tarfile
 import zipfile
 
 import numpy as np
 import pandas as pd
 import pytest
+import yaml
 
-from pu_lib.datasets import get_spec, list_datasets, load_canonical, prepare_dataset
+from pu_lib.datasets import get_spec, list_datasets, load_canonical, offline_unavailable_reason, prepare_dataset
 from pu_lib.datasets.canonical import canonicalize
 from pu_lib.datasets.registry import comparability_note
 
@@ -136,3 +138,58 @@ def test_registry_comparability_fields():
         comparability_note({"name": "x", "paper_comparable": False})
     with pytest.raises(ValueError, match="true or false"):
         comparability_note({"name": "x", "paper_comparable": "no"})
+
+
+def test_unsw_official_hand_placed_files_build_offline(tmp_path):
+    _put_unsw(tmp_path)
+    # checked as a download is: other row counts than the release's are an error offline too
+    spec = _unsw_spec()
+    spec["conversion"]["part_rows"] = [175341, 82332]
+    with pytest.raises(ValueError, match="part_rows"):
+        prepare_dataset("unsw_nb15_official", spec=spec, cache_dir=tmp_path, download=False)
+    path = prepare_dataset("unsw_nb15_official", spec=_unsw_spec(), cache_dir=tmp_path, download=False)
+    split = load_canonical(path).meta["split"].to_numpy()
+    assert (split == "train").sum() == len(TRAIN_ROWS) and (split == "test").sum() == len(TEST_ROWS)
+
+
+def test_unsw_official_offline_without_files_names_them_and_where(tmp_path):
+    raw = tmp_path / "raw" / "unsw_nb15_official"
+    with pytest.raises(ValueError, match=r"download=False.*UNSW_NB15_training-set\.csv, UNSW_NB15_testing-set\.csv"
+                                         r" \(from https://research\.unsw\.edu\.au.*\) in " + re.escape(str(raw))):
+        prepare_dataset("unsw_nb15_official", spec=_unsw_spec(), cache_dir=tmp_path, download=False)
+    reason = offline_unavailable_reason("unsw_nb15_official", cache_dir=tmp_path)
+    assert reason == ("download by hand: put UNSW_NB15_training-set.csv, UNSW_NB15_testing-set.csv from "
+                      f"https://research.unsw.edu.au/projects/unsw-nb15-dataset in {raw}")
+    _put_unsw(tmp_path)
+    assert offline_unavailable_reason("unsw_nb15_official", cache_dir=tmp_path) is None
+
+
+def test_hand_placed_files_keep_an_optional_dataset_in_the_offline_grid(repo, schema_path, tmp_path):
+    from pu_lib.experiments.config import Grid, validate_config
+
+    cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
+    cfg.update(download=False, cache_dir=str(tmp_path / "cache"))
+    cfg["experiments"]["quick_uci"]["datasets"] = ["breast_cancer", {"name": "unsw_nb15_official", "optional": True}]
+    grid = Grid(validate_config(cfg, schema_path), workdir=tmp_path)
+    raw = tmp_path / "cache" / "raw" / "unsw_nb15_official"
+    # no "set download: true": a download does not fetch files that are put in place by hand
+    assert grid.skip_messages() == [
+        "skipped offline: unsw_nb15_official (download by hand: put UNSW_NB15_training-set.csv, "
+        f"UNSW_NB15_testing-set.csv from https://research.unsw.edu.au/projects/unsw-nb15-dataset in {raw})"]
+    _put_unsw(tmp_path / "cache")
+    grid = Grid(validate_config(cfg, schema_path), workdir=tmp_path)
+    assert not grid.skipped and "unsw_nb15_official" in grid.experiments["quick_uci"]["datasets"]
+
+
+def test_newsgroups_glove_files_in_the_raw_directory_build_offline(tmp_path):
+    raw = tmp_path / "raw" / "newsgroups20_glove300"
+    with pytest.raises(ValueError, match=r"20news-bydate\.tar\.gz, glove\.6B\.zip \(from http://qwone\.com.* and "
+                                         r"https://nlp\.stanford\.edu/data/glove\.6B\.zip\) in " + re.escape(str(raw))):
+        prepare_dataset("newsgroups20_glove300", cache_dir=tmp_path, download=False)
+    raw.mkdir(parents=True)
+    (raw / "20news-bydate.tar.gz").write_bytes(_tar_bytes({"20news-bydate-test/sci.space/1": "From: a\n\norbit\n"}))
+    with zipfile.ZipFile(raw / "glove.6B.zip", "w") as zf:
+        zf.writestr("glove.6B.300d.txt", "orbit 3 3\n")
+    assert offline_unavailable_reason("newsgroups20_glove300", cache_dir=tmp_path) is None
+    ds = load_canonical(prepare_dataset("newsgroups20_glove300", cache_dir=tmp_path, download=False))
+    np.testing.assert_allclose(np.asarray(ds.X, dtype=float), [[3, 3]])

@@ -37,6 +37,7 @@ __all__ = [
     "is_valid_canonical",
     "prepare_dataset",
     "offline_unavailable_reason",
+    "raw_file_paths",
     "PARQUET_META_KEY",
 ]
 
@@ -381,6 +382,23 @@ def _verify_mirror_sha(spec: Mapping[str, Any], path: Path, data_mirror: Path) -
         raise ValueError(f"sha256 mismatch for mirror file of dataset {spec['name']!r} ({path}): expected {expected}, got {actual}")
 
 
+def raw_file_paths(spec: Mapping[str, Any], raw_dir: str | os.PathLike) -> list[Path]:
+    """Where the raw files of ``spec`` lie in ``raw_dir`` (``cache_dir/raw/<name>/``): its
+    ``manual_files``, else the last path segment of each registry URL (as a download names
+    them); empty for an entry without URLs."""
+    raw_dir = Path(raw_dir)
+    if spec.get("manual_files"):
+        return [raw_dir / f for f in spec["manual_files"]]
+    return [raw_dir / (Path(urllib.parse.urlparse(u).path).name or "download") for u in spec.get("urls") or []]
+
+
+def _check_raw_sha(spec: Mapping[str, Any], files: list[Path]) -> None:
+    shas = spec.get("raw_sha256") or [None] * len(files)
+    for f, sha in zip(files, shas):
+        if sha is not None and sha256_file(f) != sha.lower():
+            raise ValueError(f"dataset {spec['name']!r}: sha256 of {f} differs from the registry's {sha}")
+
+
 def build_canonical_frame(
     spec: Mapping[str, Any], *, data_mirror=None, cache_dir=None, download: bool = True, verify_mirror: bool = True
 ) -> pd.DataFrame:
@@ -391,6 +409,12 @@ def build_canonical_frame(
     with ``manual_files`` (no stable direct URL) reads those files from
     ``cache_dir/raw/<name>/``, where the user puts them; missing ones raise ``ValueError``
     naming the page (``urls[0]``) and the directory.
+
+    Offline (``download=False``), raw files already in ``cache_dir/raw/<name>/`` (an
+    earlier download, or files put there by hand: :func:`raw_file_paths`) are converted as
+    a download is: the registry's ``raw_sha256`` and the conversion's checks (e.g.
+    ``part_rows``) apply, and :func:`prepare_dataset` checks the fingerprint. When any is
+    absent the ``ValueError`` names the expected files, their source and the directory.
     """
     name = spec["name"]
     if spec.get("kind") == "synthetic":
@@ -404,25 +428,31 @@ def build_canonical_frame(
     conv = spec.get("conversion") or {}
     if conv.get("reader") == "sklearn":
         return canonicalize(_sklearn_frame(spec), spec)
+    raw_dir = Path(cache_dir if cache_dir is not None else default_cache_dir()) / "raw" / name
     if not download:
-        raise ValueError(
-            f"dataset {name!r}: no mirror file found (data_mirror={data_mirror!r}) and download=False (offline)"
-        )
+        raw = raw_file_paths(spec, raw_dir) if conv.get("reader") in READERS else []
+        if not raw or not all(f.is_file() for f in raw):
+            hint = ""
+            if raw:
+                absent = ", ".join(f.name for f in raw if not f.is_file())
+                hint = (f"; to build it offline put {absent} (from {' and '.join(spec['urls'])}) in {raw_dir}, "
+                        "or set download: true" + (" after putting them there" if spec.get("manual_files") else ""))
+            raise ValueError(
+                f"dataset {name!r}: no mirror file found (data_mirror={data_mirror!r}) and download=False (offline){hint}"
+            )
+        _check_raw_sha(spec, raw)
+        return canonicalize(convert_raw(spec, raw, raw_dir), spec)
     if not spec.get("urls"):
         raise ValueError(f"dataset {name!r}: no download URL in the registry and no mirror given")
     if conv.get("reader") not in READERS:
         raise ValueError(f"dataset {name!r}: raw format {spec.get('format')!r} has no converter; use a data mirror")
-    raw_dir = Path(cache_dir if cache_dir is not None else default_cache_dir()) / "raw" / name
     if spec.get("manual_files"):  # no stable direct URL: the user downloads the files by hand
         files = [raw_dir / f for f in spec["manual_files"]]
         absent = [f.name for f in files if not f.is_file()]
         if absent:
             raise ValueError(f"dataset {name!r}: download {', '.join(absent)} from {spec['urls'][0]} "
                              f"and put it in {raw_dir} (no stable direct URL)")
-        shas = spec.get("raw_sha256") or [None] * len(files)
-        for f, sha in zip(files, shas):
-            if sha is not None and sha256_file(f) != sha.lower():
-                raise ValueError(f"dataset {name!r}: sha256 of {f} differs from the registry's {sha}")
+        _check_raw_sha(spec, files)
         return canonicalize(convert_raw(spec, files, raw_dir), spec)
     files = []
     shas = spec.get("raw_sha256") or [None] * len(spec["urls"])
@@ -454,8 +484,9 @@ def prepare_dataset(
     3. else scikit-learn bundled data (``kind == "sklearn"`` and
        ``breast_cancer_wdbc``) are built locally;
     4. else, if ``download``, the registry URLs are fetched into
-       ``cache_dir/raw/{name}/`` and converted;
-    5. else ``ValueError`` (no mirror, offline).
+       ``cache_dir/raw/{name}/`` and converted; offline, raw files already there
+       (downloaded earlier or put there by hand) are converted the same way;
+    5. else ``ValueError`` (no mirror, offline), naming the raw files and their directory.
 
     Every write is fingerprint-checked; a mismatch raises ``ValueError`` naming the
     dataset with expected/actual values and leaves no file. ``cache_dir`` defaults
@@ -493,7 +524,10 @@ def offline_unavailable_reason(
     Available offline: synthetic and scikit-learn built-ins; a dataset whose mirror file
     exists in ``data_mirror``; a canonical file already prepared at one of the paths in
     ``prepared`` (e.g. the workflow's ``results/data/{name}.parquet``) or in
-    ``cache_dir/canonical/``. Only existence is checked (cheap, for config parsing);
+    ``cache_dir/canonical/``; a dataset whose raw files are all in ``cache_dir/raw/<name>/``
+    (:func:`raw_file_paths`: an earlier download, or files put there by hand). For an entry
+    with ``manual_files`` the reason names the absent files, their page and the directory.
+    Only existence is checked (cheap, for config parsing);
     :func:`prepare_dataset` verifies the content when it is used.
     """
     spec = spec_from(name, registry)
@@ -505,6 +539,13 @@ def offline_unavailable_reason(
     cache = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     if (cache / "canonical" / f"{spec['name']}.parquet").is_file():
         return None
+    raw_dir = cache / "raw" / spec["name"]
+    raw = raw_file_paths(spec, raw_dir) if (spec.get("conversion") or {}).get("reader") in READERS else []
+    if raw and all(f.is_file() for f in raw):
+        return None
+    if not spec.get("mirror_file") and spec.get("manual_files"):
+        absent = ", ".join(f.name for f in raw if not f.is_file())
+        return f"download by hand: put {absent} from {spec['urls'][0]} in {raw_dir}"
     if not spec.get("mirror_file"):
         return "no mirror copy"
     if data_mirror is None:

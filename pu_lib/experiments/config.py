@@ -638,8 +638,11 @@ class Grid:
         for sk in self.skipped:
             if sk["name"] is None:
                 msg = f"skipped offline: experiment {sk['experiment']} ({sk['reason']})"
-            else:
-                msg = f"skipped offline: {sk['name']} ({sk['reason']}; set download: true)"
+            else:  # files downloaded by hand (manual_files): download: true does not fetch them
+                from pu_lib.datasets import get_spec
+
+                tail = "" if get_spec(sk["name"]).get("manual_files") else "; set download: true"
+                msg = f"skipped offline: {sk['name']} ({sk['reason']}{tail})"
             if msg not in out:
                 out.append(msg)
         return out
