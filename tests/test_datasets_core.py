@@ -44,9 +44,9 @@ def test_registry_entries_complete():
                                          "creditcard_ulb", "epsilon", "newsgroups20_glove300", "pizzacutter1",
                                          "satellite_openml", "unsw_nb15_official"]
     manifest_names = set(list_datasets("mirror"))
-    # the 35 mirror files, two of which serve further entries (mushrooms_libsvm; newsgroups20_svd300,
-    # newsgroups20_bow200)
-    assert len(manifest_names) == 38
+    # the 35 mirror files, three of which serve further entries (mushrooms_libsvm; splice_libsvm;
+    # newsgroups20_svd300, newsgroups20_bow200)
+    assert len(manifest_names) == 39
     assert len({get_spec(n)["mirror_file"] for n in manifest_names}) == 35
     for name in names:
         spec = get_spec(name)
@@ -168,6 +168,16 @@ def test_canonicalize_missing_as_nan_na_values_and_rare():
     assert c2["s=__other__"].tolist() == [0, 1, 1, 0, 1]
     c3 = canonicalize(df, {"encoding": {"min_category_count": {"s": 1}}})
     assert list(c3.columns) == ["s=A", "s=C", "s=G", "s=N", "target"]
+
+
+def test_canonicalize_category_codes():
+    # LIBSVM's splice: one numeric column per position, a missing base NaN (dropped by dropna)
+    df = pd.DataFrame({"s": pd.array(["A", "C", "N", "T", "G"], dtype="str"), "target": [1, 0, 1, 0, 1]})
+    c = canonicalize(df, {"encoding": {"category_codes": {"A": 1, "G": 2, "C": 3, "T": 4}, "na_values": ["N"]}})
+    assert list(c.columns) == ["s", "target"]
+    assert c["s"].tolist()[:2] == [1.0, 3.0] and np.isnan(c.loc[2, "s"]) and c["s"].tolist()[3:] == [4.0, 2.0]
+    with pytest.raises(ValueError, match="no entry in encoding.category_codes"):
+        canonicalize(df, {"encoding": {"category_codes": {"A": 1}}})
 
 
 def test_fingerprint_stable_and_sensitive():

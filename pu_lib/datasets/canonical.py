@@ -25,6 +25,9 @@ The *canonical table* of a dataset is a :class:`pandas.DataFrame` with
   - ``min_category_count``: categories seen fewer times are merged into
     ``"__other__"`` before encoding (Bekker thesis, Section 5.6.1, diabetes:
     "replaced uncommon attribute values by 'other'");
+  - ``category_codes`` (a mapping category -> number, for all categorical columns):
+    each column becomes one ``float64`` column of those numbers instead of a one-hot
+    block, a missing value ``NaN`` (LIBSVM's splice codes the bases A, G, C, T as 1-4);
 
 * an optional text feature built by :func:`text_count_features` (bag of words, 20
   Newsgroups as in the Bekker thesis) or :func:`text_svd_features` (TF-IDF + truncated
@@ -296,6 +299,16 @@ def _encode_categorical(col: pd.Series, name: str, enc: Mapping[str, Any]) -> di
         na_values = na_values.get(name)
     if na_values:
         missing = missing | np.isin(vals, np.array([str(v) for v in na_values], dtype=str))
+    codes_map = enc.get("category_codes")
+    if codes_map:
+        lookup = {str(k): float(v) for k, v in codes_map.items()}
+        unknown = sorted(set(vals[~missing].tolist()) - set(lookup))
+        if unknown:
+            raise ValueError(f"column {name!r}: categories {unknown} have no entry in encoding.category_codes "
+                             f"(known: {sorted(lookup)})")
+        coded = np.full(len(vals), np.nan)
+        coded[~missing] = [lookup[v] for v in vals[~missing]]
+        return {name: coded}
     mode = enc.get("missing_categorical", "zeros")
     if mode not in ("zeros", "nan"):
         raise ValueError(f"missing_categorical must be 'zeros' or 'nan', got {mode!r}")
