@@ -42,8 +42,9 @@ each, beside the values of their results spreadsheet for the same seeds.
 
 Usage: ``python benchmarks/bench_priors.py [--sizes 10000 50000 100000] [--frac 0.2]
 [--repeat 1] [--no-reference] [--n-jobs 2] [--authors-python PY --authors-src DIR]
-[--example-alphas A ...] [--authors-draws N] [--cvxopt-path DIR] [--boosters xgboost hist_boost] [--quick]`` (``--quick``: U = 10k only, no
-plain-Python TIcE)
+[--example-alphas A ...] [--authors-draws N] [--cvxopt-path DIR] [--boosters xgboost hist_boost] [--quick]
+[--estimators TIcE PULSCAR PULSNAR KM DEDPUL]`` (``--quick``: U = 10k only, no plain-Python TIcE;
+``--estimators``: only these estimators' rows, e.g. ``--estimators TIcE`` after a change to TIcE)
 """
 
 from __future__ import annotations
@@ -221,6 +222,10 @@ def dedpul_ratio_reference(est, s):
             f"{np.array_equal(m_ours, m_ref)})")
 
 
+#: the estimators of the table (``--estimators``)
+ESTIMATORS = ["TIcE", "PULSCAR", "PULSNAR", "KM", "DEDPUL"]
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--sizes", type=int, nargs="*", default=[10_000, 50_000, 100_000])
@@ -242,6 +247,8 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="U = 10,000 only, without the plain-Python TIcE")
     ap.add_argument("--boosters", nargs="+", default=["xgboost", "hist_boost"], choices=["xgboost", "hist_boost"],
                     help="PULSCAR/PULSNAR boosters to time (rows '+hb': booster='hist_boost')")
+    ap.add_argument("--estimators", nargs="+", default=ESTIMATORS, choices=ESTIMATORS,
+                    help="only these estimators' rows at --sizes (the beta-density check goes with PULSCAR)")
     args = ap.parse_args(argv)
     if args.quick:
         args.sizes, args.no_reference = [10_000], True
@@ -294,61 +301,66 @@ def main(argv=None) -> None:
         alpha = y[s == 0].mean()
         paper = PAPER.get(n_u, {})
 
-        t_ours, est = best_time(lambda: TIcE(random_state=0).fit(X, s), args.repeat)
-        note = ""
-        if not args.no_reference and n_u <= args.reference_max_u:
-            bins, nv, _ = bin_features(X)
-            folds = make_folds(n, 5, 0)
-            ours_folds = TIcE(folds=folds).fit(X, s)
-            t0 = time.perf_counter()
-            ref = tice_reference(bins, s, nv, folds)
-            t_ref = time.perf_counter() - t0
-            same = np.allclose(ref["c_folds"], ours_folds.c_folds_)
-            note = f"plain-Python reference {t_ref:.1f} s: ours {t_ref / t_ours:.0f}x faster, same c: {same}"
-        print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t_ours:8.2f} "
-              f"{1e3 * t_ours / n:7.3f} {paper_cells(paper.get('TIcE'), t_ours)}  {note}")
+        if "TIcE" in args.estimators:
+            t_ours, est = best_time(lambda: TIcE(random_state=0).fit(X, s), args.repeat)
+            note = ""
+            if not args.no_reference and n_u <= args.reference_max_u:
+                bins, nv, _ = bin_features(X)
+                folds = make_folds(n, 5, 0)
+                ours_folds = TIcE(folds=folds).fit(X, s)
+                t0 = time.perf_counter()
+                ref = tice_reference(bins, s, nv, folds, bound_data=ours_folds.bound_data)
+                t_ref = time.perf_counter() - t0
+                same = np.allclose(ref["c_folds"], ours_folds.c_folds_)
+                note = f"plain-Python reference {t_ref:.1f} s: ours {t_ref / t_ours:.0f}x faster, same c: {same}"
+            print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t_ours:8.2f} "
+                  f"{1e3 * t_ours / n:7.3f} {paper_cells(paper.get('TIcE'), t_ours)}  {note}")
         progress.update()
 
         for mode, cls in (("pulscar", PULSCAR), ("pulsnar", PULSNAR)):
-            side_by_side(args, str(n_u), X, s, alpha, mode, cls, paper.get(cls.__name__))
+            if cls.__name__ in args.estimators:
+                side_by_side(args, str(n_u), X, s, alpha, mode, cls, paper.get(cls.__name__))
             progress.update()
 
         # KM1 / KM2: one fit computes both thresholds' estimates
-        t_km, km = best_time(lambda: KMPriorEstimator(random_state=0).fit(X, s), args.repeat)
-        note = (f"one fit for both; {km.n_mixture_used_} + {km.n_component_used_} rows used (cap 2,000), "
-                f"QP solver: {km.solver_}" + (f" (kernel rank {km.rank_})" if km.rank_ else ""))
-        if n_u == args.sizes[0] and args.cvxopt_path:
-            note += "; " + km_qp_reference(args.cvxopt_path, X, s, km)
-        for v in ("km1", "km2"):
-            a_hat = km.kappa_[v]
-            print(f"{n_u:>7} {v.upper():<9} {alpha:6.3f} {a_hat:6.3f} {abs(a_hat - alpha):6.3f} {t_km:8.2f} "
-                  f"{1e3 * t_km / n:7.3f} {paper_cells(paper.get('KM'), t_km)}  {note if v == 'km1' else ''}",
-                  flush=True)
+        if "KM" in args.estimators:
+            t_km, km = best_time(lambda: KMPriorEstimator(random_state=0).fit(X, s), args.repeat)
+            note = (f"one fit for both; {km.n_mixture_used_} + {km.n_component_used_} rows used (cap 2,000), "
+                    f"QP solver: {km.solver_}" + (f" (kernel rank {km.rank_})" if km.rank_ else ""))
+            if n_u == args.sizes[0] and args.cvxopt_path:
+                note += "; " + km_qp_reference(args.cvxopt_path, X, s, km)
+            for v in ("km1", "km2"):
+                a_hat = km.kappa_[v]
+                print(f"{n_u:>7} {v.upper():<9} {alpha:6.3f} {a_hat:6.3f} {abs(a_hat - alpha):6.3f} {t_km:8.2f} "
+                      f"{1e3 * t_km / n:7.3f} {paper_cells(paper.get('KM'), t_km)}  {note if v == 'km1' else ''}",
+                      flush=True)
         progress.update()
 
-        t_d, dd = best_time(lambda: DEDPUL(random_state=0, n_jobs=args.n_jobs).fit(X, s), args.repeat)
-        note = f"EM branch: {dd.details_['chosen']}"
-        if n_u == args.sizes[0] and not args.no_reference:
-            note += "; " + dedpul_ratio_reference(dd, s)
-        print(f"{n_u:>7} {'DEDPUL':<9} {alpha:6.3f} {dd.alpha_:6.3f} {abs(dd.alpha_ - alpha):6.3f} {t_d:8.2f} "
-              f"{1e3 * t_d / n:7.3f} {paper_cells(paper.get('DEDPUL'), t_d)}  {note}", flush=True)
+        if "DEDPUL" in args.estimators:
+            t_d, dd = best_time(lambda: DEDPUL(random_state=0, n_jobs=args.n_jobs).fit(X, s), args.repeat)
+            note = f"EM branch: {dd.details_['chosen']}"
+            if n_u == args.sizes[0] and not args.no_reference:
+                note += "; " + dedpul_ratio_reference(dd, s)
+            print(f"{n_u:>7} {'DEDPUL':<9} {alpha:6.3f} {dd.alpha_:6.3f} {abs(dd.alpha_ - alpha):6.3f} {t_d:8.2f} "
+                  f"{1e3 * t_d / n:7.3f} {paper_cells(paper.get('DEDPUL'), t_d)}  {note}", flush=True)
         progress.update()
 
-    # beta kernel density: ours vs scipy.stats.beta.pdf evaluated per grid point
-    rng = np.random.default_rng(0)
-    vals = rng.beta(2, 5, size=100_000)
-    grid = np.linspace(0, 1, 512)
-    bw = 0.05
-    t_ours, dens = best_time(lambda: beta_kernel_density(vals, bw, 512), max(1, args.repeat))
+    if "PULSCAR" in args.estimators:
+        # beta kernel density: ours vs scipy.stats.beta.pdf evaluated per grid point
+        rng = np.random.default_rng(0)
+        vals = rng.beta(2, 5, size=100_000)
+        grid = np.linspace(0, 1, 512)
+        bw = 0.05
+        t_ours, dens = best_time(lambda: beta_kernel_density(vals, bw, 512), max(1, args.repeat))
 
-    def ref():
-        return np.array([st.beta.pdf(vals, x / bw + 1, (1 - x) / bw + 1).mean() for x in grid])
+        def ref():
+            return np.array([st.beta.pdf(vals, x / bw + 1, (1 - x) / bw + 1).mean() for x in grid])
 
-    t_ref, dref = best_time(ref, 1)
-    scale = dref.mean() / dens.mean() if dens.mean() else float("nan")
-    close = np.allclose(dens * scale, dref, rtol=1e-6, atol=1e-9)
-    print(f"\nbeta kernel density, 100,000 values x 512 grid points: ours {t_ours:.3f} s, "
-          f"scipy.stats.beta.pdf loop {t_ref:.3f} s, ratio {t_ref / t_ours:.1f}x; same shape: {close}")
+        t_ref, dref = best_time(ref, 1)
+        scale = dref.mean() / dens.mean() if dens.mean() else float("nan")
+        close = np.allclose(dens * scale, dref, rtol=1e-6, atol=1e-9)
+        print(f"\nbeta kernel density, 100,000 values x 512 grid points: ours {t_ours:.3f} s, "
+              f"scipy.stats.beta.pdf loop {t_ref:.3f} s, ratio {t_ref / t_ours:.1f}x; same shape: {close}")
     print("ratio column: paper seconds / ours (paper: 192 cores; here: 2 cores)")
 
 
