@@ -49,7 +49,7 @@ from sklearn.model_selection import cross_validate, train_test_split
 
 from pu_lib import metrics
 from pu_lib.datasets import load_dataset
-from pu_lib.model_selection import PU_SCORERS, PUStratifiedKFold, make_pu_scorer, pu_risk_sigmoid
+from pu_lib.model_selection import PRIOR_SCORERS, PU_SCORERS, PUStratifiedKFold, make_pu_scorer
 from pu_lib.registry import make_estimator
 
 MIRROR = os.environ.get("PU_LIB_DATA_MIRROR", "/work/shared/datasets")
@@ -123,7 +123,7 @@ def true_metrics(est, X, y) -> dict:
             "auc": metrics.auc_roc(y, _ranking(est, X)), "neg_pn_risk": -float(loss.mean())}
 
 
-def run_one(name: str, seed: int, folds: int, c: float) -> pd.DataFrame:
+def run_one(name: str, seed: int, folds: int, c: float, scales=(1.0,)) -> pd.DataFrame:
     X, y = load(name, seed)
     Xtr, Xte, ytr, yte = train_test_split(X, y, test_size=0.3, stratify=y, random_state=seed)
     rng = np.random.default_rng(seed + 1000)
@@ -131,7 +131,13 @@ def run_one(name: str, seed: int, folds: int, c: float) -> pd.DataFrame:
     s = np.zeros_like(ytr)
     s[rng.choice(pos, int(round(c * pos.size)), replace=False)] = 1
     prior = float(ytr.mean())
-    scoring = {k: make_pu_scorer(k, prior=prior) for k in PU_SCORERS}
+    scoring = {}
+    for scale in scales:
+        for k in PU_SCORERS:
+            if scale == 1.0:
+                scoring[k] = make_pu_scorer(k, prior=prior)
+            elif k in PRIOR_SCORERS:
+                scoring[f"{k}@{scale:g}"] = make_pu_scorer(k, prior=min(max(prior * scale, 1e-3), 0.999))
     cv = PUStratifiedKFold(folds, random_state=seed)
     rows = []
     for model, est in models(prior, seed).items():
@@ -142,22 +148,31 @@ def run_one(name: str, seed: int, folds: int, c: float) -> pd.DataFrame:
             est.fit(Xtr, s)
             truth = true_metrics(est, Xte, yte)
         row = {"dataset": name, "seed": seed, "model": model, "seconds": time.perf_counter() - t0, **truth}
-        row.update({f"cv_{k}": float(np.mean(res[f"test_{k}"])) for k in PU_SCORERS})
+        row.update({f"cv_{k}": float(np.mean(res[f"test_{k}"])) for k in scoring})
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def summarize(df: pd.DataFrame) -> pd.DataFrame:
+    """One row per data set, seed and scorer column (``cv_<scorer>`` or
+    ``cv_<scorer>@<prior scale>``): Spearman, regret and MAE against the scorer's own true
+    metric, and the regret of its pick in each true metric (``regret_<metric>``)."""
     out = []
+    keys = [c[3:] for c in df.columns if c.startswith("cv_")]
     for (name, seed), g in df.groupby(["dataset", "seed"], sort=False):
-        for k, truth_col in TRUE_METRIC.items():
-            est, truth = g[f"cv_{k}"].to_numpy(), g[truth_col].to_numpy()
-            rho = spearmanr(est, truth).statistic
+        g = g.dropna(axis=1, how="all")
+        for key in keys:
+            base, _, scale = key.partition("@")
+            truth_col = TRUE_METRIC[base]
+            est, truth = g[f"cv_{key}"].to_numpy(), g[truth_col].to_numpy()
             pick = int(np.argmax(est))
-            out.append({"dataset": name, "seed": seed, "scorer": k, "true_metric": truth_col,
-                        "spearman": float(rho), "regret": float(truth.max() - truth[pick]),
-                        "picked": g["model"].iloc[pick],
-                        "mae": float(np.mean(np.abs(est - truth))) if k in ESTIMATES else np.nan})
+            row = {"dataset": name, "seed": seed, "scorer": base, "prior_scale": float(scale or 1.0),
+                   "true_metric": truth_col, "spearman": float(spearmanr(est, truth).statistic),
+                   "regret": float(truth.max() - truth[pick]), "picked": g["model"].iloc[pick],
+                   "mae": float(np.mean(np.abs(est - truth))) if base in ESTIMATES else np.nan}
+            for m in ("f1", "accuracy", "auc", "neg_pn_risk"):
+                row[f"regret_{m}"] = float(g[m].max() - g[m].iloc[pick])
+            out.append(row)
     return pd.DataFrame(out)
 
 
@@ -167,14 +182,17 @@ def main(argv=None):
     ap.add_argument("--seeds", nargs="+", type=int, default=[0])
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--label-frequency", type=float, default=0.5)
+    ap.add_argument("--prior-scales", nargs="+", type=float, default=[1.0],
+                    help="also score with the prior times each of these (a misspecified prior); 1.0 is always run")
     ap.add_argument("--csv", help="write the per-model rows here")
     args = ap.parse_args(argv)
+    scales = sorted({1.0, *args.prior_scales})
     t0 = time.perf_counter()
     frames = []
     for name in args.datasets:
         for seed in args.seeds:
             t1 = time.perf_counter()
-            frames.append(run_one(name, seed, args.folds, args.label_frequency))
+            frames.append(run_one(name, seed, args.folds, args.label_frequency, scales))
             print(f"{name} seed {seed}: {len(frames[-1])} models, {time.perf_counter() - t1:.0f} s", flush=True)
     df = pd.concat(frames, ignore_index=True)
     if args.csv:
@@ -182,13 +200,26 @@ def main(argv=None):
     summ = summarize(df)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_columns", 20)
-    pd.set_option("display.max_rows", 500)
-    print("\nper data set and seed")
-    print(summ.to_string(index=False, float_format=lambda v: f"{v:.3f}"))
-    mean = summ.groupby("scorer", sort=False)[["spearman", "regret", "mae"]].mean()
-    worst = summ.groupby("scorer", sort=False)["regret"].max().rename("max_regret")
-    print(f"\nmean over {summ[['dataset', 'seed']].drop_duplicates().shape[0]} data set x seed cells")
-    print(pd.concat([mean, worst], axis=1).to_string(float_format=lambda v: f"{v:.3f}"))
+    pd.set_option("display.max_rows", 1000)
+    fmt = {"float_format": lambda v: f"{v:.3f}"}
+    exact = summ[summ.prior_scale == 1.0]
+    print("\nper data set and seed (true prior)")
+    print(exact.drop(columns=["prior_scale"]).to_string(index=False, **fmt))
+    n_cells = summ[["dataset", "seed"]].drop_duplicates().shape[0]
+    print(f"\nmean over {n_cells} data set x seed cells (true prior); max_regret: the worst cell")
+    mean = exact.groupby("scorer", sort=False)[["spearman", "regret", "mae"]].mean()
+    worst = exact.groupby("scorer", sort=False)["regret"].max().rename("max_regret")
+    print(pd.concat([mean, worst], axis=1).to_string(**fmt))
+    print("\nper data set (mean over seeds, true prior): Spearman / regret")
+    per = exact.groupby(["scorer", "dataset"], sort=False)[["spearman", "regret"]].mean().unstack("dataset")
+    print(per.to_string(**fmt))
+    print("\nregret of each scorer's pick in every true metric (mean over cells, true prior)")
+    print(exact.groupby("scorer", sort=False)[[c for c in summ.columns if c.startswith("regret_")]].mean()
+          .to_string(**fmt))
+    if (summ.prior_scale != 1.0).any():
+        print("\nthe prior given to the scorers scaled (the methods keep the true prior): mean Spearman / regret / MAE")
+        print(summ.groupby(["scorer", "prior_scale"], sort=False)[["spearman", "regret", "mae"]].mean()
+              .to_string(**fmt))
     print(f"\ntotal {time.perf_counter() - t0:.0f} s")
 
 
