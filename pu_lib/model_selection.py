@@ -182,8 +182,8 @@ def _unlabeled_positive_rate(s: np.ndarray, prior: float, scenario: str) -> floa
 
 @validate_params({"prior": _PRIOR, "scenario": [StrOptions(SCENARIOS)]})
 def pu_roc_auc_corrected(s, score, prior, scenario: str = SINGLE_TRAINING_SET) -> float:
-    """PU AUC corrected to the PN AUC (Menon et al. 2015, section 8 -- the AUC under
-    label noise is affine in the clean AUC; Jain, White & Radivojac 2017, the
+    """PU AUC corrected to the PN AUC (Menon et al. 2015 -- the AUC under label noise
+    is affine in the clean AUC; Jain, White & Radivojac 2017, the
     positive-unlabeled case).
 
     The unlabeled rows are a mixture ``alpha P + (1 - alpha) N`` and, under SCAR, the
@@ -214,7 +214,8 @@ def _sigmoid(v: np.ndarray) -> np.ndarray:
 def pu_risk_sigmoid(s, output, prior, estimator: str = "nnpu", kind: str = "proba",
                     scenario: str = SINGLE_TRAINING_SET) -> float:
     """Empirical uPU / nnPU risk with the sigmoid loss ``l(z, y) = 1 / (1 + exp(y z))``
-    (du Plessis, Niu & Sugiyama 2014/2015; Kiryo et al. 2017, eqs. 2-3), lower is better.
+    (du Plessis, Niu & Sugiyama 2014/2015; Kiryo et al. 2017, the nnPU risk their eq. 6), lower
+    is better.
 
     ``output``: a margin ``g(x)`` (``kind="margin"``, e.g. ``decision_function``) or
     ``P(y = 1 | x)`` (``kind="proba"``, read as the margin ``logit p``: then
@@ -325,8 +326,9 @@ def pu_f1_scorer(prior=None, scenario: str = SINGLE_TRAINING_SET) -> PUScorer:
     ``F1 = 2 pi r / (pi + Pr(y_hat = 1))``).
 
     Source: the contingency-table estimates of Bekker's thesis, section 2.3.3 (Claesen et
-    al. 2015; Jain et al. 2017): under SCAR the recall is measured on the labeled rows and
-    the prior fixes the expected number of positives. Assumes SCAR and a known class prior
+    al., "Assessing binary classifiers using only positive and unlabeled data",
+    Neurocomputing 2015; Jain et al. 2017): under SCAR the recall is measured on the labeled
+    rows and the prior fixes the expected number of positives. Assumes SCAR and a known class prior
     ``pi`` (required).
     """
     return PUScorer("pu_f1", prior, scenario)
@@ -386,7 +388,7 @@ def nnpu_risk_scorer(prior=None, scenario: str = SINGLE_TRAINING_SET) -> PUScore
     (:func:`pu_risk_sigmoid`), from ``predict_proba`` (else ``decision_function``).
 
     Source: Kiryo, Niu, du Plessis & Sugiyama, "Positive-unlabeled learning with
-    non-negative risk estimator", NIPS 2017, eq. 3. Assumes SCAR and a known class prior
+    non-negative risk estimator", NIPS 2017, eq. 6. Assumes SCAR and a known class prior
     ``pi`` (required). The negative-class part is clipped at 0, so the risk is never
     negative (a biased but consistent estimate of the PN sigmoid risk).
     """
