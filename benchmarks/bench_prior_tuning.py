@@ -10,9 +10,9 @@ Cells: Figure 4 (SCAR sets; PULSCAR per-set / default / tuned, DEDPUL default / 
 Figure 5 (SNAR sets; PULSNAR per-set / default / tuned), Figure 3 (synthetic SCAR:
 PULSCAR and DEDPUL default / tuned; synthetic SNAR: PULSNAR default / tuned). Every fit
 of a cell gets the same ``random_state`` and ``n_jobs``. Run order, so that a partial run
-covers every set: alpha by alpha (in the order given), each seed, the Figure 4-5 sets;
-then the Figure 3 recipes likewise; the sets of more than 100,000 rows (CDC diabetes)
-last. Each fit records its wall time and its process CPU time (all threads): on a
+covers every set: alpha by alpha (in the order given), the Figure 4-5 sets for each
+seed, then the Figure 3 recipes for each seed; the sets of more than 100,000 rows (CDC
+diabetes) after all the others. Each fit records its wall time and its process CPU time (all threads): on a
 machine shared with other jobs the wall time is an upper bound and the CPU time the
 better measure of the work.
 
@@ -147,9 +147,9 @@ def run(args) -> None:
     done = _done(out)
     new = not out.exists()
     todo = cells(config, grid, args.alphas)
-    order = [(c, seed) for group in ("45", "3", "large") for a in args.alphas for seed in args.seeds for c in todo
-             if abs(c[4] - a) < 1e-9
-             and group == ("large" if c[1] in LARGE else "3" if c[0] == "3" else "45")]
+    order = [(c, seed) for big in (False, True) for a in args.alphas for group in ("45", "3") for seed in args.seeds
+             for c in todo if abs(c[4] - a) < 1e-9 and (c[1] in LARGE) == big
+             and group == ("3" if c[0] == "3" else "45")]
     with open(out, "a", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=FIELDS)
         if new:
