@@ -31,7 +31,8 @@ rows), ``mushroom`` (3,000 of its 8,124 rows drawn per seed) and ``image_segment
 
 Run (one core): ``OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1 python
 benchmarks/bench_model_selection.py [--seeds 0 1] [--folds 5] [--label-frequency 0.5]
-[--csv OUT.csv]``.
+[--prior-scales 0.8 1.25] [--csv OUT.csv]``; ``--summarize OUT.csv`` prints the tables
+of such a file again without fitting.
 """
 
 from __future__ import annotations
@@ -185,18 +186,22 @@ def main(argv=None):
     ap.add_argument("--prior-scales", nargs="+", type=float, default=[1.0],
                     help="also score with the prior times each of these (a misspecified prior); 1.0 is always run")
     ap.add_argument("--csv", help="write the per-model rows here")
+    ap.add_argument("--summarize", metavar="CSV", help="print the tables of a --csv file of an earlier run (no fits)")
     args = ap.parse_args(argv)
     scales = sorted({1.0, *args.prior_scales})
     t0 = time.perf_counter()
-    frames = []
-    for name in args.datasets:
-        for seed in args.seeds:
-            t1 = time.perf_counter()
-            frames.append(run_one(name, seed, args.folds, args.label_frequency, scales))
-            print(f"{name} seed {seed}: {len(frames[-1])} models, {time.perf_counter() - t1:.0f} s", flush=True)
-    df = pd.concat(frames, ignore_index=True)
-    if args.csv:
-        df.to_csv(args.csv, index=False)
+    if args.summarize:
+        df = pd.read_csv(args.summarize)
+    else:
+        frames = []
+        for name in args.datasets:
+            for seed in args.seeds:
+                t1 = time.perf_counter()
+                frames.append(run_one(name, seed, args.folds, args.label_frequency, scales))
+                print(f"{name} seed {seed}: {len(frames[-1])} models, {time.perf_counter() - t1:.0f} s", flush=True)
+        df = pd.concat(frames, ignore_index=True)
+        if args.csv:
+            df.to_csv(args.csv, index=False)
     summ = summarize(df)
     pd.set_option("display.width", 200)
     pd.set_option("display.max_columns", 20)
@@ -213,9 +218,13 @@ def main(argv=None):
     print("\nper data set (mean over seeds, true prior): Spearman / regret")
     per = exact.groupby(["scorer", "dataset"], sort=False)[["spearman", "regret"]].mean().unstack("dataset")
     print(per.to_string(**fmt))
-    print("\nregret of each scorer's pick in every true metric (mean over cells, true prior)")
-    print(exact.groupby("scorer", sort=False)[[c for c in summ.columns if c.startswith("regret_")]].mean()
-          .to_string(**fmt))
+    print("\nregret of each scorer's pick in every true metric (mean over cells, true prior); last row: the mean "
+          "regret of a model drawn at random from the grid")
+    cross = exact.groupby("scorer", sort=False)[[c for c in summ.columns if c.startswith("regret_")]].mean()
+    metrics_ = [c[len("regret_"):] for c in cross.columns]
+    cells = df.groupby(["dataset", "seed"], sort=False)
+    cross.loc["(random model)"] = [float(cells[m].apply(lambda v: (v.max() - v).mean()).mean()) for m in metrics_]
+    print(cross.to_string(**fmt))
     if (summ.prior_scale != 1.0).any():
         print("\nthe prior given to the scorers scaled (the methods keep the true prior): mean Spearman / regret / MAE")
         print(summ.groupby(["scorer", "prior_scale"], sort=False)[["spearman", "regret", "mae"]].mean()
