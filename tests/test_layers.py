@@ -21,7 +21,7 @@ LAYERS = {
                    "hist_boost", "utils", "calibration"},
     "data": {"datasets", "labeling"},
     "evaluation": {"metrics", "stats", "reporting", "figures", "model_selection"},
-    "workflow": {"experiments"},
+    "workflow": {"experiments", "cli"},  # cli: the pu-lib command line, on top of everything
     "shared": {"_validation", "_seeding", "_io", "_logging", "_rounding", "_propensity", "_optional", "distributed"},
 }
 #: layer -> layers it must not import

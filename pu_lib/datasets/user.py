@@ -28,7 +28,7 @@ import pandas as pd
 from .canonical import TARGET, canonicalize, fingerprint
 from .download import sha256_file, write_canonical
 
-__all__ = ["USER_FORMATS", "user_dataset_spec", "read_user_table", "prepare_user_dataset"]
+__all__ = ["USER_FORMATS", "canonical_user_table", "user_dataset_spec", "read_user_table", "prepare_user_dataset"]
 
 #: file formats of a user dataset, by file name suffix when ``format`` is not given
 USER_FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
@@ -137,15 +137,15 @@ def user_dataset_spec(name: str, entry: Mapping[str, Any], root: str | os.PathLi
     return spec
 
 
-def prepare_user_dataset(spec: Mapping[str, Any], out_path: str | os.PathLike) -> Path:
-    """Write the canonical Parquet of a user dataset (:func:`user_dataset_spec`) to ``out_path``.
+def canonical_user_table(spec: Mapping[str, Any]) -> pd.DataFrame:
+    """The canonical table of a user dataset (:func:`user_dataset_spec`), in memory.
 
     The file is read again and its SHA-256 compared with ``spec["sha256"]`` (a file
-    changed after the config was read is an error, not a silently mixed run); the label
+    changed after the spec was made is an error, not a silently mixed run); the label
     column becomes ``target`` (an ``s_column`` as ``int8``), every other column is a
     feature and :func:`~pu_lib.datasets.canonical.canonicalize` encodes the categorical
-    ones as for the mirror's data. The canonical table's fingerprint is recorded in the
-    Parquet metadata and checked after the write (:func:`~pu_lib.datasets.download.write_canonical`)."""
+    ones as for the mirror's data. The workflow writes it with
+    :func:`prepare_user_dataset`; the command line (:mod:`pu_lib.cli`) uses it directly."""
     path = Path(spec["file"])  # relative to the working directory
     actual = sha256_file(path)
     if spec.get("sha256") and actual != spec["sha256"]:
@@ -157,5 +157,12 @@ def prepare_user_dataset(spec: Mapping[str, Any], out_path: str | os.PathLike) -
     df = df[[c for c in df.columns if c != TARGET] + [TARGET]]
     if spec.get("s_column"):
         df[TARGET] = df[TARGET].to_numpy().astype(np.int8)
-    canon = canonicalize(df, spec)
+    return canonicalize(df, spec)
+
+
+def prepare_user_dataset(spec: Mapping[str, Any], out_path: str | os.PathLike) -> Path:
+    """Write the canonical Parquet of a user dataset (:func:`user_dataset_spec`) to ``out_path``:
+    :func:`canonical_user_table`, its fingerprint recorded in the Parquet metadata and
+    checked after the write (:func:`~pu_lib.datasets.download.write_canonical`)."""
+    canon = canonical_user_table(spec)
     return write_canonical(canon, out_path, {**spec, "fingerprint": fingerprint(canon)})

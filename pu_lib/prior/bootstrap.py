@@ -239,7 +239,7 @@ def _fit_resample_dask(X, s, estimator, resampling, row_seed, fit_seed):
     "use_dask": ["boolean"],
 }, prefer_skip_nested_validation=False)  # it fits the estimator it is given
 def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.95, random_state=None,
-                 n_jobs=None, resampling: str = "half", use_dask: bool = False) -> BootstrapResult:
+                 n_jobs=None, resampling: str = "half", use_dask: bool = False, progress=None) -> BootstrapResult:
     """Stratified-bootstrap percentile intervals for ``alpha_``, ``prior_`` and ``c_`` of a
     class-prior estimator (see the module docstring for the resampling, what the interval
     covers, and the seeds).
@@ -275,6 +275,10 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
         False (default): the resamples run on ``n_jobs`` threads, even when a Dask client
         is active. True: they are tasks of the current Dask client (``ValueError`` when
         there is none; docs/cluster.md, "Dask by explicit choice"). Same result either way.
+    progress : callable or None
+        Called as ``progress(n)`` with the number of resamples just finished: ``1`` after
+        each resample on threads (from the worker thread), ``n_resamples`` once at the end
+        with Dask. For progress display (``pu-lib prior``); it does not change the result.
 
     Returns
     -------
@@ -307,8 +311,16 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
         point_values = _estimates(point)
         if client is not None:
             reps = parallel_map(_fit_resample_dask, tasks, client=client, shared=(X, s, estimator))
+            if progress is not None:
+                progress(n_resamples)
         else:
-            reps = parallel_map(_fit_resample, tasks, n_jobs=n_jobs, shared=(X, s, estimator))
+            fit = _fit_resample
+            if progress is not None:
+                def fit(*args):
+                    out = _fit_resample(*args)
+                    progress(1)
+                    return out
+            reps = parallel_map(fit, tasks, n_jobs=n_jobs, shared=(X, s, estimator))
     samples = np.asarray(reps, dtype=np.float64).reshape(n_resamples, len(QUANTITIES))
     tail = (1.0 - confidence) / 2.0
     lows, highs = np.quantile(samples, [tail, 1.0 - tail], axis=0)
