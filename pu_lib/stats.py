@@ -455,9 +455,16 @@ def compare(scores, *, greater_is_better: bool = True, alpha: float = 0.05, cont
     bad = np.isnan(values).any(axis=1)
     dropped = [frame.index[i] for i in np.flatnonzero(bad)]
     if dropped:
+        # blocks missing the same methods are named together (first ... last and a count
+        # when there are more than three, e.g. the 20 repetitions of one data set)
+        groups: dict[tuple, list] = {}
+        for b in dropped:
+            groups.setdefault(tuple(m for m, v in frame.loc[b].items() if pd.isna(v)), []).append(b)
         detail = "; ".join(
-            f"{b!r} (missing: {', '.join(m for m, v in frame.loc[b].items() if pd.isna(v))})"
-            for b in dropped
+            (", ".join(repr(b) for b in blocks_) if len(blocks_) <= 3
+             else f"{len(blocks_)} blocks {blocks_[0]!r} ... {blocks_[-1]!r}")
+            + f" (missing: {', '.join(missing)})"
+            for missing, blocks_ in groups.items()
         )
         warnings.warn(f"dropping {len(dropped)} incomplete block(s): {detail}",
                       IncompleteBlockWarning, stacklevel=2)

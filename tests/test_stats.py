@@ -190,6 +190,12 @@ def test_incomplete_blocks_are_dropped_with_a_named_warning():
         c = compare(scores)
     assert c.blocks == ["iris", "wine", "pen"] and c.dropped_blocks == ["yeast6"]
     assert json.loads(c.to_json())["dropped_blocks"] == ["yeast6"]
+    # blocks missing the same methods are named together: first ... last and their count
+    reps = pd.DataFrame({"a": [np.nan] * 5 + [0.9, 0.8, 0.7], "b": [0.5] * 5 + [0.1, 0.2, 0.3]},
+                        index=[f"POK / {r}" for r in range(5)] + ["iris", "wine", "pen"])
+    with pytest.warns(IncompleteBlockWarning,
+                      match=r"dropping 5 incomplete block\(s\): 5 blocks 'POK / 0' \.\.\. 'POK / 4' \(missing: a\)$"):
+        assert compare(reps).blocks == ["iris", "wine", "pen"]
     with pytest.warns(IncompleteBlockWarning), pytest.raises(ValueError, match="got 0 after dropping 4"):
         compare(pd.DataFrame({"a": [1.0, np.nan, np.nan, np.nan], "b": [np.nan, 1.0, 2.0, np.nan]}))
 
