@@ -583,11 +583,14 @@ def draw_points(ax, xs, points, *, color, marker: str = "o", ms: float = 3.5, zo
         ax.plot(px, py, ls="none", marker=marker, ms=ms, mfc="none", mec=color, mew=0.9, zorder=zorder)
 
 
-def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: int = 6, bottom: float = 0.06):
+def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: int = 6, bottom: float = 0.06,
+                      notes=()):
     """The common ending of a grid of panels (``axes`` from ``plt.subplots(..., squeeze=False)``):
     hide the unused panels after the first ``n_used``, one legend below the grid (from the
     first panel's lines), the title, a tight layout leaving ``bottom`` of the height to
-    the legend. Returns ``fig``."""
+    the legend, and ``notes`` (e.g. why a data set is marked ‡,
+    :func:`pu_lib.reporting.comparability_notes`) as small text under the legend, wrapped
+    to the figure's width. Returns ``fig``."""
     ncol = len(axes[0])
     for k in range(n_used, len(axes) * ncol):
         axes[k // ncol][k % ncol].axis("off")
@@ -598,6 +601,12 @@ def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: i
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout(rect=(0, bottom, 1, 1))
+    if notes:
+        import textwrap
+
+        width = max(40, int(fig.get_figwidth() * 14))  # about 14 characters of 7-pt text per inch
+        text = "\n".join(textwrap.fill(n, width) for n in notes)
+        fig.text(0.01, -0.05, text, fontsize=7, ha="left", va="top", color="0.25")
     return fig
 
 

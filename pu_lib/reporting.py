@@ -407,6 +407,33 @@ def not_comparable_datasets(results: pd.DataFrame) -> dict:
     return out
 
 
+def not_comparable_labels(results: pd.DataFrame) -> dict:
+    """``{label: reason}`` for figures: :func:`not_comparable_datasets` keyed by both the
+    dataset id and the registry name (``dataset_name``), since a panel, legend entry or
+    title may show either; empty for results without a ``dataset`` column."""
+    if "dataset" not in results.columns:
+        return {}
+    reasons = not_comparable_datasets(results)
+    out = dict(reasons)
+    if reasons and "dataset_name" in results.columns:
+        for d, n in dict.fromkeys(zip(results["dataset"].astype(str), results["dataset_name"].astype(str))):
+            if d in reasons:
+                out[n] = reasons[d]
+    return out
+
+
+def comparability_label(label, reasons: dict) -> str:
+    """``label`` with :data:`NOT_COMPARABLE_MARK` appended when it names a data set of
+    ``reasons`` (:func:`not_comparable_labels`)."""
+    return f"{label} {NOT_COMPARABLE_MARK}" if str(label) in reasons else str(label)
+
+
+def comparability_notes(labels, reasons: dict) -> list[str]:
+    """One figure note per marked data set among ``labels``: ``"‡ <label>: <reason>."``."""
+    shown = [str(v) for v in dict.fromkeys(labels) if str(v) in reasons]
+    return [f"{NOT_COMPARABLE_MARK} {v}: {reasons[v]}." for v in shown]
+
+
 def _comparability_marks(table: "PaperTable", col_dataset: dict, reasons: dict) -> "PaperTable":
     """Mark the columns of ``table`` whose data set (``col_dataset[column]``) is in ``reasons``
     and add one note per such data set."""
@@ -791,4 +818,5 @@ __all__ = ["PaperTable", "per_dataset_tables", "resolved_setting", "row_settings
            "setting_matches", "wide_table", "dataset_tables", "summary_table", "render_tables", "write_table_files",
            "html_document", "mean_sd_table", "write_stats_outputs", "GROUPINGS", "MIN_INTERVAL_N",
            "VALUE_RANGES", "interval_cell", "mean_interval", "value_range", "TEST_BLOCKS", "INCOMPLETE_MARK",
-           "NOT_COMPARABLE_MARK", "not_comparable_datasets"]
+           "NOT_COMPARABLE_MARK", "not_comparable_datasets", "not_comparable_labels", "comparability_label",
+           "comparability_notes"]

@@ -90,16 +90,21 @@ def _isnan(v) -> bool:
     return isinstance(v, float) and np.isnan(v)
 
 
-def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "", xlabel: str = "boosting round"):
+def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "", xlabel: str = "boosting round",
+                 not_comparable: dict | None = None):
     """One panel per (dataset, setting): the metric's mean per round per method, with a
     mean +/- sd band (the paper's; clipped to the metric's range,
-    :func:`pu_lib.reporting.value_range`)."""
+    :func:`pu_lib.reporting.value_range`). A data set in ``not_comparable`` (``{name:
+    reason}``, :func:`pu_lib.reporting.not_comparable_labels`) is marked ‡ in its panel
+    titles, with the reason under the figure."""
     matplotlib = require("matplotlib", purpose="learning-curve figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.reporting import value_range
+    from pu_lib.reporting import comparability_label, comparability_notes, value_range
+
+    nc = not_comparable or {}
 
     panels = list(dict.fromkeys(zip(summary["dataset"], summary["setting"])))
     n = max(1, len(panels))
@@ -121,13 +126,15 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
             low, high = value_range(metric)  # a band of a bounded metric stays in its range
             ax.fill_between(r["round"], np.clip(r["mean"] - sd, low, high), np.clip(r["mean"] + sd, low, high),
                             color=c, alpha=0.2, lw=0)
-        ax.set_title(f"{dataset} ({setting})" if len(set(s for _, s in panels)) > 1 else str(dataset), fontsize=10)
+        name = comparability_label(dataset, nc)
+        ax.set_title(f"{name} ({setting})" if len(set(s for _, s in panels)) > 1 else name, fontsize=10)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(f"test {metric}")
         ax.grid(alpha=0.3)
     from pu_lib.figures import finish_panel_grid
 
-    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=5, bottom=0.08)
+    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=5, bottom=0.08,
+                             notes=comparability_notes([d for d, _ in panels], nc))
 
 
 def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, methods, outputs: dict,
@@ -139,8 +146,10 @@ def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
 
     summary = curve_summary(results, metric, methods)
     write_text_atomic(summary.to_csv(index=False), outputs["csv"])
+    from pu_lib.reporting import not_comparable_labels
+
     fig = curve_figure(summary, metric, title=f"{experiment}: test {metric} by {xlabel} (mean, band = sd)",
-                       xlabel=xlabel)
+                       xlabel=xlabel, not_comparable=not_comparable_labels(results))
     save_figure(fig, [outputs["png"], outputs["pdf"]])
     last = summary.groupby(["dataset", "setting", "method"], sort=False).tail(1)
     return last.to_string(index=False)

@@ -38,7 +38,8 @@ import pandas as pd
 
 from pu_lib._optional import require
 from pu_lib.metrics import METRICS
-from pu_lib.reporting import MIN_INTERVAL_N, interval_cell, mean_interval, value_range
+from pu_lib.reporting import (MIN_INTERVAL_N, comparability_label, comparability_notes, interval_cell,
+                              mean_interval, not_comparable_labels, value_range)
 
 __all__ = ["ESTIMATE_COLUMNS", "PANELS", "estimate_summary", "estimate_figure", "estimate_markdown",
            "write_estimate_outputs"]
@@ -173,13 +174,16 @@ def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, 
     return "\n".join(lines)
 
 
-def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None = None, title: str = ""):
+def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None = None, title: str = "",
+                    not_comparable: dict | None = None):
     """One panel per ``panel`` value: ``y`` against ``x`` per method, error bars = the
     interval (clipped to the range of ``y`` by :func:`estimate_summary`); where there is
     none (fewer than 3 repetitions), the repetitions' values as hollow markers; the mean
     bootstrap interval (``boot_lo``, ``boot_hi``), when the summary has one, as a pale
     wide bar behind; the identity line when ``identity`` (default: when y estimates x,
-    i.e. ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``)."""
+    i.e. ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``). A panel that names
+    a data set of ``not_comparable`` (:func:`pu_lib.reporting.not_comparable_labels`) is
+    marked ‡, with the reason under the figure."""
     matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
@@ -187,6 +191,7 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
 
     from pu_lib.figures import draw_points, finish_panel_grid
 
+    nc = not_comparable or {}
     if identity is None:
         identity = x.endswith("_true") and y == x[: -len("_true")] + "_hat"
     panels = list(pd.unique(summary["panel"]))
@@ -223,11 +228,12 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
         if identity and xs_all.size:
             lo, hi = float(xs_all.min()), float(xs_all.max())
             ax.plot([lo, hi], [lo, hi], color="0.4", lw=0.8, ls="--", label="true value")
-        ax.set_title(str(panel), fontsize=10)
+        ax.set_title(comparability_label(panel, nc), fontsize=10)
         ax.set_xlabel(_LABELS.get(x, x))
         ax.set_ylabel(_LABELS.get(y, y))
         ax.grid(alpha=0.3)
-    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=6, bottom=0.06)
+    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=6, bottom=0.06,
+                             notes=comparability_notes(panels, nc))
 
 
 def write_estimate_outputs(results: pd.DataFrame, *, experiment: str, options: dict, outputs: dict) -> str:
@@ -247,7 +253,7 @@ def write_estimate_outputs(results: pd.DataFrame, *, experiment: str, options: d
         title += " (pale bars: mean bootstrap interval)"
     write_text_atomic(estimate_markdown(summ, x, y, options.get("decimals", 3), title), outputs["md"])
     write_text_atomic(summ.to_csv(index=False), outputs["csv"])
-    fig = estimate_figure(summ, x, y, title=title)
+    fig = estimate_figure(summ, x, y, title=title, not_comparable=not_comparable_labels(results))
     save_figure(fig, [outputs["png"], outputs["pdf"]])
     import matplotlib.pyplot as plt
 
@@ -286,6 +292,7 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
     if df.empty:
         raise ValueError("no calibration curves in the results (prior_evaluation.calibration with PULSCAR/PULSNAR)")
     df["x"] = df[x].astype(float).round(x_decimals)
+    nc = not_comparable_labels(df)
     rows = list(df.groupby([panel, "method"], sort=False).groups)
     xs = sorted(df["x"].unique())
     fig, axes = plt.subplots(len(rows), len(xs), figsize=(2.6 * len(xs), 2.6 * len(rows)), squeeze=False)
@@ -304,7 +311,7 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
                             label=f"{kind} ({data})")
             ax.set_xlim(0, 1)
             ax.set_ylim(0, 1)
-            ax.set_title(f"{key[0]} / {key[1]}\nalpha = {xv:g}", fontsize=8)
+            ax.set_title(f"{comparability_label(key[0], nc)} / {key[1]}\nalpha = {xv:g}", fontsize=8)
             ax.tick_params(labelsize=7)
             if j == 0:
                 ax.set_ylabel("fraction of positives", fontsize=8)
@@ -317,6 +324,8 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
+    for k, note in enumerate(comparability_notes([key[0] for key in rows], nc)):
+        fig.text(0.01, -0.03 - 0.02 * k, note, fontsize=7, ha="left", va="top", color="0.25")
     return fig
 
 
@@ -350,10 +359,11 @@ def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x
     return pd.concat(out, ignore_index=True)
 
 
-def classification_figure(summary: pd.DataFrame, title: str = ""):
+def classification_figure(summary: pd.DataFrame, title: str = "", not_comparable: dict | None = None):
     """PULSNAR Figures 12-13: each metric against the true alpha, with and without the
     estimate (mean and 95% interval, or the repetitions' values with fewer than 3), one
-    row per panel."""
+    row per panel; a panel of ``not_comparable`` (:func:`pu_lib.reporting.not_comparable_labels`)
+    is marked ‡, with the reason under the figure."""
     matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
@@ -362,6 +372,7 @@ def classification_figure(summary: pd.DataFrame, title: str = ""):
     from pu_lib.figures import draw_points
 
     panels = list(pd.unique(summary["panel"]))
+    nc = not_comparable or {}
     from pu_lib.prior.classification import CLASSIFICATION_METRICS
 
     metrics = [m for m in CLASSIFICATION_METRICS if m in set(summary["metric"])]
@@ -380,7 +391,7 @@ def classification_figure(summary: pd.DataFrame, title: str = ""):
                 if "points" in r.columns:
                     draw_points(ax, r["x"], r["points"], color=line.lines[0].get_color(), marker="os^D"[k % 4],
                                 ms=2.5)
-            ax.set_title(f"{panel}: {metric}", fontsize=8)
+            ax.set_title(f"{comparability_label(panel, nc)}: {metric}", fontsize=8)
             ax.tick_params(labelsize=7)
             ax.set_xlabel("true alpha", fontsize=8)
             ax.grid(alpha=0.3)
@@ -391,6 +402,8 @@ def classification_figure(summary: pd.DataFrame, title: str = ""):
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
+    for k, note in enumerate(comparability_notes(panels, nc)):
+        fig.text(0.01, -0.03 - 0.02 * k, note, fontsize=7, ha="left", va="top", color="0.25")
     return fig
 
 
@@ -421,7 +434,8 @@ def write_evaluation_outputs(results: pd.DataFrame, *, experiment: str, options:
         for metric, part in summ.groupby("metric", sort=False):
             lines.append(estimate_markdown(part, x, metric, options.get("decimals", 3)))
         write_text_atomic("\n".join(lines), outputs["classification_md"])
-        fig = classification_figure(summ, title=f"{experiment}: with (solid) and without (dashed) the estimate")
+        fig = classification_figure(summ, title=f"{experiment}: with (solid) and without (dashed) the estimate",
+                                    not_comparable=not_comparable_labels(results))
         save_figure(fig, [outputs["classification_png"], outputs["classification_pdf"]])
         plt.close(fig)
         done.append("classification")

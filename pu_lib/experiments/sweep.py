@@ -46,7 +46,8 @@ import pandas as pd
 from pu_lib._optional import require
 from pu_lib.experiments.prior_report import PANELS, estimate_summary
 from pu_lib.metrics import METRICS
-from pu_lib.reporting import interval_cell, value_range
+from pu_lib.reporting import (comparability_label, comparability_notes, interval_cell, not_comparable_labels,
+                              value_range)
 from pu_lib.reporting import resolved_setting as _resolved_setting
 from pu_lib.reporting import row_settings as _row_settings
 from pu_lib.reporting import setting_matches as _matches
@@ -274,10 +275,14 @@ def sweep_markdown(summary: pd.DataFrame, x_label: str, metric: str, decimals: i
     return "\n".join(lines)
 
 
-def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = ""):
+def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = "",
+                 not_comparable: dict | None = None):
     """One panel per ``panel`` value: the metric (mean, 95% interval as error bars) against
     x per series; numeric x on a numeric axis, other x as categories; a series with one x
-    value in a panel with several is a horizontal dashed line with its interval as a band."""
+    value in a panel with several is a horizontal dashed line with its interval as a band.
+    A panel or series that names a data set of ``not_comparable``
+    (:func:`pu_lib.reporting.not_comparable_labels`) is marked ‡, with the reason under the
+    figure."""
     matplotlib = require("matplotlib", purpose="sweep figures")
 
     matplotlib.use("Agg")
@@ -289,6 +294,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     numeric = not isinstance(summary["x"].dtype, pd.CategoricalDtype) and all(_is_number(v) for v in summary["x"])
     panels = list(pd.unique(summary["panel"]))
     series = _order(summary["series"])
+    nc = not_comparable or {}
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     style = {s: (cycle[j % len(cycle)], "osD^v<>ph*"[j % 10]) for j, s in enumerate(series)}
     shape = (-(-max(1, len(panels)) // 3), min(3, max(1, len(panels))))  # rows, columns
@@ -303,13 +309,14 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
             color, marker = style[s]
             if len(r) == 1 and len(xs) > 1:  # e.g. the naive method of a bias sweep
                 mean, lo, hi = r.iloc[0][["mean", "lo", "hi"]]
-                ax.axhline(mean, color=color, ls="--", lw=1.2, label=s)
+                ax.axhline(mean, color=color, ls="--", lw=1.2, label=comparability_label(s, nc))
                 if np.isfinite(lo):
                     ax.axhspan(lo, hi, color=color, alpha=0.12, lw=0)
             elif len(r):
                 below, above = (r["mean"] - r["lo"]).fillna(0.0), (r["hi"] - r["mean"]).fillna(0.0)
                 at = [pos[v] + (j - (len(series) - 1) / 2) * dodge for v in r["x"]]
-                ax.errorbar(at, r["mean"], yerr=np.vstack([below, above]), label=s, color=color, marker=marker,
+                ax.errorbar(at, r["mean"], yerr=np.vstack([below, above]), label=comparability_label(s, nc),
+                            color=color, marker=marker,
                             ms=4, lw=1.2, capsize=2)
                 draw_points(ax, at, r["points"], color=color, marker=marker)
         if not numeric:
@@ -318,9 +325,10 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
         elif all(isinstance(v, numbers.Integral) for v in xs):  # counts such as k: integer ticks
             ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set(xlabel=x_label, ylabel=METRICS.get(metric, {}).get("label", metric))
-        ax.set_title(str(panel), fontsize=10)
+        ax.set_title(comparability_label(panel, nc), fontsize=10)
         ax.grid(alpha=0.3)
-    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=6, bottom=0.06)
+    return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=6, bottom=0.06,
+                             notes=comparability_notes(list(panels) + list(series), nc))
 
 
 def write_sweep_outputs(results: pd.DataFrame, *, experiment: str, sweep: str, metric: str, options: dict,
@@ -352,7 +360,8 @@ def write_sweep_outputs(results: pd.DataFrame, *, experiment: str, sweep: str, m
     write_text_atomic(sweep_markdown(summ, x_label, metric, options.get("decimals", 3), title, description),
                       outputs["md"])
     write_text_atomic(summ.to_csv(index=False), outputs["csv"])
-    fig = sweep_figure(summ, x_label, metric, title=title + (f"\n{description}" if description else ""))
+    fig = sweep_figure(summ, x_label, metric, title=title + (f"\n{description}" if description else ""),
+                       not_comparable=not_comparable_labels(results))
     save_figure(fig, [outputs["png"], outputs["pdf"]])
     plt.close(fig)
     return (f"{experiment} sweep {sweep} ({metric}): {len(summ)} cells, {summ['panel'].nunique()} panels, "
