@@ -60,8 +60,8 @@ def _say(text: str) -> None:
         print(f"{PROG}: {text}", file=sys.stderr, flush=True)
 
 
-def _show_warning(message, category, filename, lineno, file=None, line=None):  # noqa: ARG001
-    print(f"{PROG}: warning: {' '.join(str(message).split())}", file=sys.stderr, flush=True)
+def _format_warning(message, category, filename, lineno, line=None):  # noqa: ARG001
+    return f"{PROG}: warning: {' '.join(str(message).split())}\n"
 
 
 def _one_line(exc: BaseException) -> str:
@@ -155,7 +155,7 @@ def read_pu_file(path: str, s_column: str):
     X = _to_float32(features)
     n_l = int(s.sum())
     _say(f"{len(s)} rows ({n_l} labeled, {len(s) - n_l} unlabeled), {X.shape[1]} features"
-         + (f" ({len(info['categories'])} text columns one-hot encoded)" if info["categories"] else ""))
+         + (f" ({len(info['categories'])} text column(s) one-hot encoded)" if info["categories"] else ""))
     return X, s, info
 
 
@@ -734,7 +734,7 @@ def main(argv=None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     _Messages.quiet = args.quiet
-    warnings.showwarning = _show_warning
+    formatwarning, warnings.formatwarning = warnings.formatwarning, _format_warning
     try:
         return args.func(args)
     except UserError as exc:
@@ -746,6 +746,8 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG} {args.command}: interrupted", file=sys.stderr)
         return 130
+    finally:
+        warnings.formatwarning = formatwarning
 
 
 if __name__ == "__main__":
