@@ -546,7 +546,8 @@ class Grid:
     Offline (``download: false``), a dataset entry with ``optional: true`` that is
     neither built in, nor in ``data_mirror``, nor already prepared (``results/data/
     <name>.parquet`` under ``workdir`` or ``cache_dir/canonical/<name>.parquet``), nor
-    has its raw files in ``cache_dir/raw/<name>/`` is dropped from its experiment; an experiment left without datasets is dropped too.
+    has its raw files in ``cache_dir/raw/<name>/`` is dropped from its experiment; an
+    experiment left without datasets is dropped too.
     :attr:`skipped` lists them and :meth:`skip_messages` gives one warning line each.
     """
 
