@@ -146,7 +146,8 @@ def run(args) -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     done = _done(out)
     new = not out.exists()
-    todo = cells(config, grid, args.alphas)
+    todo = [c for c in cells(config, grid, args.alphas)
+            if c[0] in args.figures and (c[1] not in LARGE or args.large)]
     order = [(c, seed) for big in (False, True) for a in args.alphas for group in ("45", "3") for seed in args.seeds
              for c in todo if abs(c[4] - a) < 1e-9 and (c[1] in LARGE) == big
              and group == ("3" if c[0] == "3" else "45")]
@@ -219,6 +220,10 @@ def main(argv=None):
     ap.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
     ap.add_argument("--alphas", type=float, nargs="+", default=[0.01, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5])
     ap.add_argument("--n-jobs", type=int, default=2)
+    ap.add_argument("--figures", nargs="+", default=["3", "4", "5"], choices=["3", "4", "5"],
+                    help="the figures whose cells run (default all)")
+    ap.add_argument("--no-large", dest="large", action="store_false",
+                    help="leave out the sets of more than 100,000 rows (CDC diabetes)")
     ap.add_argument("--summary", action="store_true", help="print the tables of --out and exit")
     args = ap.parse_args(argv)
     os.chdir(ROOT)
