@@ -17,8 +17,9 @@ form. Here the pair is one term of the objective (no copy of ``X``)::
     z_i = x_i . w + w0,   S = sum_i (a_i + b_i)
 
 which has the minimiser of scikit-learn's ``C sum_i loss_i + ||w||^2 / 2`` (the intercept
-is not penalised, as scikit-learn's lbfgs solver; liblinear, the authors' solver,
-penalises it). Per row, the second derivative in ``z`` is ``(a_i + b_i) s(z)(1 - s(z))``:
+is not penalised, as scikit-learn's lbfgs solver; with ``penalize_intercept=True`` the
+term is ``(||w||^2 + w0^2) / (2 C S)``, the intercept penalised like a coefficient, as
+liblinear, the authors' solver, does with its default ``intercept_scaling=1``). Per row, the second derivative in ``z`` is ``(a_i + b_i) s(z)(1 - s(z))``:
 with Definition 7's weights ``a + b = 1`` for a labeled row, so the objective stays convex
 despite the negative weights; the L2 term keeps it bounded.
 
@@ -50,12 +51,12 @@ from pu_lib._validation import check_input_kind, check_X
 __all__ = ["WeightedLogisticRegression"]
 
 
-def _newton(theta, X, a, b, inv_S, l2, fit_intercept, tol, max_iter):
+def _newton(theta, X, a, b, inv_S, l2, fit_intercept, l2_intercept, tol, max_iter):
     """Damped Newton on :func:`_objective` (convex: ``a + b >= 0``); returns
     ``(theta, n_iter)``."""
     d = X.shape[1]
     c = a + b
-    f, g = _objective(theta, X, a, b, inv_S, l2, fit_intercept)
+    f, g = _objective(theta, X, a, b, inv_S, l2, fit_intercept, l2_intercept)
     it = 0
     for it in range(1, max_iter + 1):
         if np.max(np.abs(g)) <= tol:
@@ -68,7 +69,7 @@ def _newton(theta, X, a, b, inv_S, l2, fit_intercept, tol, max_iter):
         H[np.arange(d), np.arange(d)] += l2
         if fit_intercept:
             H[:d, d] = H[d, :d] = X.T @ h
-            H[d, d] = h.sum() + 1e-12
+            H[d, d] = h.sum() + l2_intercept + 1e-12
         try:
             step = -cho_solve(cho_factor(H, check_finite=False), g, check_finite=False)
         except LinAlgError:
@@ -78,7 +79,7 @@ def _newton(theta, X, a, b, inv_S, l2, fit_intercept, tol, max_iter):
             step, slope = -g, -float(g @ g)
         t = 1.0
         while True:  # Armijo backtracking
-            f_new, g_new = _objective(theta + t * step, X, a, b, inv_S, l2, fit_intercept)
+            f_new, g_new = _objective(theta + t * step, X, a, b, inv_S, l2, fit_intercept, l2_intercept)
             if f_new <= f + 1e-4 * t * slope:
                 break
             t *= 0.5
@@ -89,7 +90,7 @@ def _newton(theta, X, a, b, inv_S, l2, fit_intercept, tol, max_iter):
     return theta, it
 
 
-def _objective(theta, X, a, b, inv_S, l2, fit_intercept):
+def _objective(theta, X, a, b, inv_S, l2, fit_intercept, l2_intercept=0.0):
     d = X.shape[1]
     w = theta[:d]
     z = X @ w
@@ -98,11 +99,13 @@ def _objective(theta, X, a, b, inv_S, l2, fit_intercept):
     # a softplus(-z) + b softplus(z) = a softplus(-z) + b (softplus(-z) + z)
     sp_neg = np.logaddexp(0.0, -z)
     loss = inv_S * float(np.dot(a + b, sp_neg) + np.dot(b, z)) + 0.5 * l2 * float(np.dot(w, w))
+    if fit_intercept:
+        loss += 0.5 * l2_intercept * float(theta[d]) ** 2
     gz = inv_S * ((a + b) * expit(z) - a)
     grad = np.empty_like(theta)
     grad[:d] = X.T @ gz + l2 * w
     if fit_intercept:
-        grad[d] = gz.sum()
+        grad[d] = gz.sum() + l2_intercept * theta[d]
     return loss, grad
 
 
@@ -121,6 +124,10 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
         Newton steps or L-BFGS iterations.
     warm_start : bool, default=False
         Start from the previous fit's coefficients (same number of features).
+    penalize_intercept : bool, default=False
+        Penalise the intercept with the coefficients (liblinear's behaviour, the solver of
+        the Bekker thesis' code; SAR-EM's default learners use it); False: unpenalised,
+        as scikit-learn's lbfgs.
 
     Attributes
     ----------
@@ -135,11 +142,14 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "warm_start": ["boolean"],
+        "penalize_intercept": ["boolean"],
     }
 
-    def __init__(self, C=1.0, fit_intercept=True, tol=1e-8, max_iter=1000, warm_start=False):
+    def __init__(self, C=1.0, fit_intercept=True, tol=1e-8, max_iter=1000, warm_start=False,
+                 penalize_intercept=False):
         self.C = C
         self.fit_intercept = fit_intercept
+        self.penalize_intercept = penalize_intercept
         self.tol = tol
         self.max_iter = max_iter
         self.warm_start = warm_start
@@ -190,7 +200,8 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
         elif self.fit_intercept:  # start at the weighted log-odds of the positive share
             pa = np.clip(a.sum() / S, 1e-6, 1 - 1e-6)
             theta0[d] = np.log(pa / (1 - pa))
-        args = (X, a, b, 1.0 / S, 1.0 / (self.C * S), self.fit_intercept)
+        l2 = 1.0 / (self.C * S)
+        args = (X, a, b, 1.0 / S, l2, self.fit_intercept, l2 if self.penalize_intercept else 0.0)
         # one BLAS thread: the products are small matrix-vector ones, where OpenBLAS'
         # threads cost more than they save (measured 5x slower on 2 cores at 20k x 6)
         with threadpool_limits(limits=1, user_api="blas"):
