@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
+import numbers
 import sys
 import textwrap
 import threading
@@ -363,7 +363,9 @@ def cmd_fit(args) -> int:
 
     with atomic_path(out, suffix=".joblib") as tmp:
         joblib.dump(model, tmp)
-    print(f"{args.method} fitted on {len(s)} rows x {X.shape[1]} features, saved to {args.out}")
+    prior = getattr(est, "prior_", None)
+    note = f" (class prior {float(prior):.4f})" if isinstance(prior, numbers.Real) and not isinstance(prior, bool) else ""
+    print(f"{args.method} fitted on {len(s)} rows x {X.shape[1]} features{note}, saved to {args.out}")
     return 0
 
 
