@@ -258,3 +258,17 @@ def test_help_lists_the_registered_methods(capsys):
         cli.main(["prior", "--help"])
     out = capsys.readouterr().out
     assert all(name in out for name in registry.names("prior"))
+
+
+def test_a_boolean_s_column_and_the_estimate_alone(tmp_path, capsys):
+    df = _frame(text=False)
+    df["s"] = df["s"].astype(bool)
+    path = tmp_path / "bool.csv"
+    df.to_csv(path, index=False)  # written as False / True
+    X, s, _ = cli.read_pu_file(str(path), "s")
+    np.testing.assert_array_equal(s, df["s"].to_numpy().astype(np.int8))
+    rc, out, err = _main(capsys, "prior", path, "--s", "s", "--method", "elkan_noto_prior", "--bootstrap", "0",
+                         "--json")
+    assert rc == 0, err
+    res = json.loads(out)
+    assert set(res["alpha"]) == {"estimate"} and 0.0 <= res["alpha"]["estimate"] <= 1.0
