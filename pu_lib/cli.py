@@ -183,7 +183,7 @@ def read_features_for(model: dict, path: str):
         if c not in enc.columns:
             raise UserError(f"{path}: column {c!r} holds text, but it held numbers when the model was fitted")
     for c, seen in model["categories"].items():
-        if c in enc.columns:
+        if c in enc.columns and not df[c].isna().all():  # all missing: zeros, as a missing text value
             raise UserError(f"{path}: column {c!r} holds numbers, but it held text when the model was fitted")
         unseen = sorted(_text_values(df[c]) - set(seen))
         if unseen:
