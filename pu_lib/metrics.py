@@ -81,7 +81,18 @@ METRICS: dict[str, dict] = {
     "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True, "prior": True},
     "ms_per_example": {"greater_is_better": False, "label": "Time per example (ms)", "result_column": True,
                        "prior": True},
+    # PU estimates of the true-label metrics from (s, predictions) and the class prior
+    # (pu_lib.model_selection; on the rows lee_liu is computed on), for data without negatives
+    "pu_auc": {"greater_is_better": True, "label": "AUC labeled vs unlabeled", "result_column": True},
+    "pu_auc_corrected": {"greater_is_better": True, "label": "PU AUC corrected to the PN AUC",
+                         "result_column": True},
+    "pu_f1": {"greater_is_better": True, "label": "PU estimate of F1", "result_column": True},
+    "pu_accuracy": {"greater_is_better": True, "label": "PU estimate of accuracy", "result_column": True},
+    "nnpu_risk": {"greater_is_better": False, "label": "nnPU risk (sigmoid loss)", "result_column": True},
 }
+
+#: the PU estimates (pu_lib.model_selection) an experiment can report as result columns
+PU_ESTIMATE_METRICS: tuple[str, ...] = ("pu_auc", "pu_auc_corrected", "pu_f1", "pu_accuracy", "nnpu_risk")
 
 #: the keys of :func:`evaluate`, in order: every metric that is not a result column
 EVALUATE_METRICS: tuple[str, ...] = tuple(k for k, info in METRICS.items() if not info.get("result_column"))

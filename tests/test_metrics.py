@@ -299,6 +299,7 @@ def test_metrics_table_describes_every_metric_and_derives_the_lists():
         "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
         "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01", "fit_seconds",
         "alpha_u_abs_error", "propensity_mse", "c_abs_error", "ms_per_example",
+        "pu_auc", "pu_auc_corrected", "pu_f1", "pu_accuracy", "nnpu_risk",
     ]
     assert m.EVALUATE_METRICS == (
         "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",

@@ -30,7 +30,8 @@ GIVEN = "given"
 #: the metrics that need no true class (an experiment on data that is PU already reports
 #: only these, besides the prior estimates of a class-prior experiment): Lee & Liu's
 #: criterion, the training PU risk and the timings
-PU_ONLY_METRICS = ("lee_liu", "train_pu_risk_01", "fit_seconds", "ms_per_example")
+PU_ONLY_METRICS = ("lee_liu", "train_pu_risk_01", "fit_seconds", "ms_per_example", "pu_auc", "pu_auc_corrected",
+                   "pu_f1", "pu_accuracy", "nnpu_risk")
 
 _USER_SPECS: dict = {}
 
@@ -702,6 +703,12 @@ class Grid:
         staged = self.experiments[cell.experiment]["exp"].get("staged_metrics")
         if staged:  # only when asked, so the params of other experiments stay as they were
             spec["staged_metrics"] = list(staged)
+        from pu_lib.metrics import PU_ESTIMATE_METRICS
+
+        pu_estimates = [m for m in self.experiments[cell.experiment]["exp"].get("metrics") or []
+                        if m in PU_ESTIMATE_METRICS]
+        if pu_estimates:  # likewise: computed (one more predict_proba) only when reported
+            spec["pu_estimates"] = pu_estimates
         return spec
 
     def staged_metrics(self, experiment: str) -> list[str]:

@@ -54,7 +54,7 @@ CONFIG = {
         "own": {"datasets": ["cls_csv", "cls_pq"], "settings": [{"mechanism": "scar_c", "c": 0.5}],
                 "methods": ["naive_lr"], "repetitions": 1, "metrics": ["auc_roc"], "report": {"groupings": []}},
         "own_pu": {"datasets": ["pu_csv", "pu_pq"], "settings": [{"mechanism": "given"}],
-                   "methods": ["naive_lr"], "repetitions": 1, "metrics": ["lee_liu"],
+                   "methods": ["naive_lr"], "repetitions": 1, "metrics": ["lee_liu", "pu_auc", "pu_f1"],
                    "report": {"groupings": []}},
     },
 }
@@ -111,8 +111,9 @@ def test_pu_data_keep_the_files_labels_and_report_only_pu_metrics(own_run):
         assert np.array_equal(labels["s"].to_numpy(), s[labels["row"].to_numpy()])
         assert sorted(labels["row"]) == list(range(N))
         row = pd.read_parquet(_fit(own_run, name)).iloc[0]
-        assert np.isfinite(row["lee_liu"])
-        for metric in ("auc_roc", "accuracy", "f1", "prior_true"):
+        assert np.isfinite(row["lee_liu"]) and 0.0 <= row["pu_auc"] <= 1.0
+        # naive_lr has no class prior and the config gives none: no PU estimate that needs one
+        for metric in ("auc_roc", "accuracy", "f1", "prior_true", "pu_f1"):
             assert np.isnan(row[metric]), metric
     table = pd.read_csv(own_run / "results" / "tables" / "own_pu.lee_liu.per_dataset.csv")
     assert set(table["column"]) == {"pu_csv", "pu_pq"} and np.isfinite(table["mean"]).all()
