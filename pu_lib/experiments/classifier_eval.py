@@ -84,36 +84,29 @@ def ranking_score(est, X, proba):
     return proba
 
 
-def pu_estimates(names, est, X, s, pred, prior, scenario: str) -> dict:
-    """The PU estimates ``names`` (of :data:`pu_lib.metrics.PU_ESTIMATE_METRICS`) of the
-    model's predictions ``pred`` on the rows ``X`` with PU labels ``s``: the AUC between
-    labeled and unlabeled rows (on :func:`ranking_score`), and, with a class prior, its
-    correction to the PN AUC, the PU estimates of F1 and accuracy and the nnPU risk with the
-    sigmoid loss on ``P(y=1|x)`` (:mod:`pu_lib.model_selection`, where each states its
-    assumptions). NaN where the rows hold no labeled or no unlabeled example, or the
-    criterion needs a prior and there is none."""
+def pu_estimates(s, pred, proba, score, prior, scenario: str) -> dict:
+    """The PU estimates of :data:`pu_lib.metrics.PU_ESTIMATE_METRICS` for a model's
+    predictions on rows with PU labels ``s``: ``pred`` (0/1), ``proba`` (``P(y=1|x)``) and
+    ``score`` (:func:`ranking_score`). The AUC between labeled and unlabeled rows, and, with
+    a class prior, its correction to the PN AUC, the PU estimates of F1 and accuracy and the
+    nnPU risk with the sigmoid loss on ``proba`` (:mod:`pu_lib.model_selection`, where each
+    states its assumptions). NaN where the rows hold no labeled or no unlabeled example, or
+    the criterion needs a prior and there is none."""
     from pu_lib import model_selection as ms
+    from pu_lib.metrics import PU_ESTIMATE_METRICS
 
-    out = {name: float("nan") for name in names}
-    if not names or not s.any() or s.all():
+    out = dict.fromkeys(PU_ESTIMATE_METRICS, float("nan"))
+    if not s.any() or s.all():
         return out
-    proba = est.predict_proba(X)[:, 1] if {"pu_auc", "pu_auc_corrected", "nnpu_risk"} & set(names) else None
-    score = ranking_score(est, X, proba) if proba is not None else None
-    has_prior = prior is not None and 0.0 < prior < 1.0
-    for name in names:
-        if name == "pu_auc":
-            out[name] = ms.pu_roc_auc_score(s, score)
-        elif not has_prior:
-            continue
-        elif name == "pu_auc_corrected":
-            out[name] = ms.pu_roc_auc_corrected(s, score, prior, scenario)
-        elif name == "pu_f1":
-            out[name] = ms.pu_f1_score(s, pred, prior, scenario)
-        elif name == "pu_accuracy":
-            out[name] = ms.pu_accuracy_score(s, pred, prior, scenario)
-        elif name == "nnpu_risk":
-            out[name] = ms.pu_risk_sigmoid(s, np.clip(proba, 0.0, 1.0), prior, "nnpu", "proba", scenario)
-    return {k: float(v) for k, v in out.items()}
+    out["pu_auc"] = float(ms.pu_roc_auc_score(s, score))
+    if prior is not None and 0.0 < prior < 1.0:
+        out.update({
+            "pu_auc_corrected": float(ms.pu_roc_auc_corrected(s, score, prior, scenario)),
+            "pu_f1": float(ms.pu_f1_score(s, pred, prior, scenario)),
+            "pu_accuracy": float(ms.pu_accuracy_score(s, pred, prior, scenario)),
+            "nnpu_risk": float(ms.pu_risk_sigmoid(s, np.clip(proba, 0.0, 1.0), prior, "nnpu", "proba", scenario)),
+        })
+    return out
 
 
 def validation_scores(est, cell, fit_kwargs: dict) -> dict:
@@ -208,7 +201,12 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
     # In-sample predictions: the training PU risk (always computed) and Lee & Liu's
     # criterion (on the validation part if there is one, else in-sample; it needs PU labels).
     pred_tr = est.predict(X_tr)
-    X_ll, s_ll, pred_ll = (X_va, s_va, est.predict(X_va)) if has_val else (X_tr, s_tr, pred_tr)
+    if has_val:
+        s_ll, pred_ll, proba_ll, score_ll = s_va, est.predict(X_va), proba_val, score_val
+    else:
+        s_ll, pred_ll = s_tr, pred_tr
+        proba_ll = est.predict_proba(X_tr)[:, 1]
+        score_ll = ranking_score(est, X_tr, proba_ll)
     lee_liu = metrics.lee_liu(s_ll, pred_ll)
 
     prior_true = float(y_tr.mean())
@@ -233,7 +231,7 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         threshold_rule=task.get("threshold_rule", "midpoint"),
     )
     res["lee_liu"] = float(lee_liu)
-    res.update(pu_estimates(task.get("pu_estimates") or [], est, X_ll, s_ll, pred_ll, risk_prior, risk_scenario))
+    res.update(pu_estimates(s_ll, pred_ll, proba_ll, score_ll, risk_prior, risk_scenario))
     n_pos = int(y_tr.sum())
     row = {
         "n_eval": int(len(y_ev)),
@@ -308,6 +306,7 @@ def pu_only_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
     }
     row.update({k: float("nan") for k in metrics.EVALUATE_METRICS})
     row.update({"lee_liu": float(lee_liu), "train_pu_risk_01": float(risk)})
-    X_ll = X_va if has_val else X_tr
-    row.update(pu_estimates(task.get("pu_estimates") or [], est, X_ll, s_ll, pred_ll, risk_prior, risk_scenario))
+    proba_ll = est.predict_proba(X_va if has_val else X_tr)[:, 1]
+    score_ll = ranking_score(est, X_va if has_val else X_tr, proba_ll)
+    row.update(pu_estimates(s_ll, pred_ll, proba_ll, score_ll, risk_prior, risk_scenario))
     return row

@@ -703,12 +703,6 @@ class Grid:
         staged = self.experiments[cell.experiment]["exp"].get("staged_metrics")
         if staged:  # only when asked, so the params of other experiments stay as they were
             spec["staged_metrics"] = list(staged)
-        from pu_lib.metrics import PU_ESTIMATE_METRICS
-
-        pu_estimates = [m for m in self.experiments[cell.experiment]["exp"].get("metrics") or []
-                        if m in PU_ESTIMATE_METRICS]
-        if pu_estimates:  # likewise: computed (one more predict_proba) only when reported
-            spec["pu_estimates"] = pu_estimates
         return spec
 
     def staged_metrics(self, experiment: str) -> list[str]:

@@ -509,7 +509,6 @@ def build_tasks(spec: dict, dataset_path: str | None, labels: pd.DataFrame) -> l
             "threshold_rule": spec["split"].get("threshold_rule", "midpoint"),
             "prior_evaluation": spec.get("prior_evaluation") or {},
             "staged_metrics": list(spec.get("staged_metrics") or []),
-            "pu_estimates": list(spec.get("pu_estimates") or []),
             "rep": rep,
             "seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], spec["method"], "fit", rep),
             "label_seed": derive_seed(spec["seed"], entry["id"], spec["setting_id"], "labels", rep),
