@@ -594,6 +594,12 @@ def _add_quiet(p, default=False):
                    help="no progress messages on standard error")
 
 
+def _add_input(p):
+    """FILE and its --s column (prior, fit, select)."""
+    p.add_argument("file", metavar="FILE", help="CSV or Parquet file")
+    p.add_argument("--s", required=True, metavar="COLUMN", help="the label column: 1 labeled positive, 0 unlabeled")
+
+
 def _add_common(p, seed=True, jobs=True):
     if seed:
         p.add_argument("--random-state", type=int, default=0, metavar="SEED",
@@ -627,8 +633,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "and its percentile interval over stratified resamples "
                                    "(pu_lib.prior.bootstrap_ci).",
                        epilog=_methods_epilog(("prior",)))
-    p.add_argument("file", metavar="FILE", help="CSV or Parquet file")
-    p.add_argument("--s", required=True, metavar="COLUMN", help="the label column: 1 labeled positive, 0 unlabeled")
+    _add_input(p)
     p.add_argument("--method", default="pulsnar", metavar="NAME", help="class-prior estimator (default pulsnar)")
     _add_method_options(p)
     import inspect
@@ -653,8 +658,7 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Fit a registered PU classifier on a file and save it with joblib (the model "
                                    "keeps the feature columns; pu-lib predict applies it).",
                        epilog=_methods_epilog(("classifier",)))
-    p.add_argument("file", metavar="FILE", help="CSV or Parquet file")
-    p.add_argument("--s", required=True, metavar="COLUMN", help="the label column: 1 labeled positive, 0 unlabeled")
+    _add_input(p)
     p.add_argument("--method", required=True, metavar="NAME", help="registered classifier")
     _add_method_options(p)
     p.add_argument("--out", required=True, metavar="MODEL", help="model file to write (e.g. model.joblib)")
@@ -678,8 +682,7 @@ def build_parser() -> argparse.ArgumentParser:
                                    "s column, and the class prior for some) for several methods, as a table. "
                                    "Default scorers: those that need no prior, and all of them with --prior.",
                        epilog=_methods_epilog(scorers=True))
-    p.add_argument("file", metavar="FILE", help="CSV or Parquet file")
-    p.add_argument("--s", required=True, metavar="COLUMN", help="the label column: 1 labeled positive, 0 unlabeled")
+    _add_input(p)
     p.add_argument("--methods", required=True, metavar="A,B,C", help="registered classifiers, comma-separated")
     p.add_argument("--scoring", metavar="NAME[,NAME]", help="scorers, comma-separated")
     p.add_argument("--cv", type=_at_least_two, default=5, metavar="K", help="folds (default 5)")
