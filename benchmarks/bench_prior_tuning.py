@@ -182,7 +182,9 @@ def run(args) -> None:
 def summary(args) -> None:
     import pandas as pd
 
-    df = pd.read_csv(args.out)
+    # several files (parts run side by side): a fit in more than one keeps its first row
+    df = pd.concat([pd.read_csv(f) for f in [args.out, *args.more]], ignore_index=True)
+    df = df.drop_duplicates(["experiment", "dataset", "alpha", "seed", "method", "variant"])
     for fig, method in (("4", "PULSCAR"), ("4", "DEDPUL"), ("5", "PULSNAR"), ("3", "PULSCAR"), ("3", "DEDPUL"),
                         ("3", "PULSNAR")):
         d = df[(df["figure"].astype(str) == fig) & (df["method"] == method)]
@@ -205,7 +207,7 @@ def summary(args) -> None:
         tot, tcpu = cost[cols].sum(), cpu[cols].sum()
         print("| total fit s, wall | | " + " | ".join(f"{tot[c]:.0f}" for c in cols) + " |")
         print("| total fit s, CPU | | " + " | ".join(f"{tcpu[c]:.0f}" for c in cols) + " |")
-        if "default" in cols:
+        if "default" in cols and "tuned" in cols:
             print(f"\ncost ratio tuned / default: {tot['tuned'] / tot['default']:.1f}x wall, "
                   f"{tcpu['tuned'] / tcpu['default']:.1f}x CPU"
                   + (f"; tuned / per-set: {tot['tuned'] / tot['per_set']:.1f}x wall, "
@@ -225,6 +227,7 @@ def main(argv=None):
     ap.add_argument("--no-large", dest="large", action="store_false",
                     help="leave out the sets of more than 100,000 rows (CDC diabetes)")
     ap.add_argument("--summary", action="store_true", help="print the tables of --out and exit")
+    ap.add_argument("--more", nargs="*", default=[], help="with --summary: further CSV files of the same cells")
     args = ap.parse_args(argv)
     os.chdir(ROOT)
     summary(args) if args.summary else run(args)
