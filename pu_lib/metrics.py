@@ -384,27 +384,39 @@ def f1_at_best_threshold(y_val, score_val, y_test, score_test, rule: str = "midp
 # ------------------------------------------------------------------- PU criterion
 
 
-def lee_liu(s, y_pred) -> float:
-    """PU model-selection criterion ``r^2 / Pr(y_hat = 1)`` of Lee & Liu (2003).
+def lee_liu(s, y_pred, sample_weight=None, scenario: str = SINGLE_TRAINING_SET) -> float:
+    """PU model-selection criterion ``r^2 / Pr(y_hat = 1)`` of Lee & Liu (2003), the one
+    implementation (``pu_lib.model_selection``'s scorer and ``PUWeightedLogisticRegression``'s
+    C search call it).
 
     ``r = Pr(y_hat = 1 | s = 1)`` is the recall measured on the labeled positives,
     which under SCAR equals the recall on all positives, and ``Pr(y_hat = 1)`` is
-    the fraction of all examples predicted positive. The criterion equals
-    ``p r / Pr(y = 1)`` (precision times recall over the prior), so it behaves like
+    the fraction of the rows that represent the distribution of ``X`` predicted positive:
+    every row in the single-training-set scenario, the unlabeled rows only in the
+    case-control scenario. Both are weighted by ``sample_weight`` when given. The criterion
+    equals ``p r / Pr(y = 1)`` (precision times recall over the prior), so it behaves like
     F1 but needs only PU data (Bekker & Davis, survey / Bekker thesis, section 2.3.1,
     eq. 2.8). Returns 0.0 when nothing is predicted positive (``Pr(y_hat=1) = 0``,
-    where also ``r = 0``). Raises ``ValueError`` if ``s`` has no labeled example.
+    where also ``r = 0``). Raises ``ValueError`` if ``s`` has no labeled example, or (case
+    control) no unlabeled one.
     """
-    s = _labels(s, "s")
-    y_pred = _labels(y_pred, "y_pred", n=s.shape[0], ref="s")
-    n_lab = int(s.sum())
-    if n_lab == 0:
+    if scenario not in SCENARIOS:
+        raise ValueError(f"scenario must be one of {SCENARIOS}, got {scenario!r}")
+    s = _labels(s, "s") == 1
+    y_pred = _labels(y_pred, "y_pred", n=s.shape[0], ref="s") == 1
+    w = (np.ones(s.shape[0]) if sample_weight is None
+         else as_1d(sample_weight, "sample_weight", s.shape[0], "s").astype(np.float64))
+    if not s.any():
         raise ValueError("s has no labeled positives (no s == 1); the recall r is undefined")
-    n_pred = int(y_pred.sum())
-    if n_pred == 0:
+    pop = ~s if scenario != SINGLE_TRAINING_SET else np.ones_like(s)
+    if not pop.any():
+        raise ValueError("no unlabeled rows (every s == 1): the case_control scenario estimates "
+                         "Pr(y_hat = 1) on the unlabeled rows")
+    rate = w[pop & y_pred].sum() / w[pop].sum()
+    if rate == 0:
         return 0.0
-    r = int(np.count_nonzero(y_pred[s == 1])) / n_lab
-    return float(r * r / (n_pred / s.shape[0]))
+    r = w[s & y_pred].sum() / w[s].sum()
+    return float(r * r / rate)
 
 
 # --------------------------------------------------------------- zero-one risks

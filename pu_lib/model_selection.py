@@ -55,7 +55,7 @@ from sklearn.model_selection import StratifiedKFold
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import (CASE_CONTROL, SCENARIOS, SINGLE_TRAINING_SET, Interval, StrOptions, as_1d,
                                 check_binary, check_scenario, validate_params)
-from pu_lib.metrics import auc_roc
+from pu_lib.metrics import auc_roc, lee_liu
 
 __all__ = [
     "PRIOR_SCORERS",
@@ -126,10 +126,10 @@ def _clipped_rate(r: float, q: float, prior: float) -> float:
 def lee_liu_score(s, y_pred, scenario: str = SINGLE_TRAINING_SET) -> float:
     """Lee & Liu's (2003) criterion ``r^2 / q`` of 0/1 predictions (0 when nothing is
     predicted positive). Equals ``precision * recall / pi`` under SCAR, so it ranks like
-    F1 without the prior (Bekker thesis, eq. 2.8). In the single-training-set scenario it
-    is :func:`pu_lib.metrics.lee_liu`."""
-    _, r, q = _recall_and_rate(s, y_pred, scenario)
-    return 0.0 if q == 0.0 else r * r / q
+    F1 without the prior (Bekker thesis, eq. 2.8): :func:`pu_lib.metrics.lee_liu` after
+    the scorers' input checks."""
+    s, _, _ = _recall_and_rate(s, y_pred, scenario)
+    return lee_liu(s, y_pred, scenario=scenario)
 
 
 @validate_params({"prior": _PRIOR, "scenario": [StrOptions(SCENARIOS)]})

@@ -10,7 +10,8 @@ from sklearn.linear_model import LogisticRegression
 
 from pu_lib import registry
 from pu_lib.baselines import PUWeightedLogisticRegression
-from pu_lib.baselines.weighted_lr import DEFAULT_C_GRID, lee_liu_criterion
+from pu_lib.baselines.weighted_lr import DEFAULT_C_GRID
+from pu_lib.metrics import lee_liu
 from pu_lib.oof import stratified_hold_out
 from pu_lib._seeding import derive_seed
 
@@ -58,16 +59,16 @@ def test_criterion_hand_computed():
     s = np.array([1, 1, 1, 1, 0, 0, 0, 0, 0, 0])
     pred = np.array([1, 1, 1, 0, 1, 1, 0, 0, 0, 0])
     # r = 3/4; Pr(f = 1) = 5/10 over all rows -> (9/16) / (1/2) = 9/8
-    assert lee_liu_criterion(pred, s) == pytest.approx(9 / 8)
+    assert lee_liu(s, pred) == pytest.approx(9 / 8)
     # case-control: Pr(f = 1) over the unlabeled rows = 2/6 -> (9/16) * 3 = 27/16
-    assert lee_liu_criterion(pred, s, scenario="case_control") == pytest.approx(27 / 16)
+    assert lee_liu(s, pred, scenario="case_control") == pytest.approx(27 / 16)
     # weights: first labeled row weight 2, first unlabeled row weight 3
     w = np.array([2, 1, 1, 1, 3, 1, 1, 1, 1, 1], float)
     # r = (2+1+1)/5 = 4/5; Pr(f = 1) = (2+1+1+3+1)/13 = 8/13 -> (16/25) * (13/8) = 26/25
-    assert lee_liu_criterion(pred, s, w) == pytest.approx(26 / 25)
-    assert lee_liu_criterion(np.zeros(10), s) == 0.0
+    assert lee_liu(s, pred, w) == pytest.approx(26 / 25)
+    assert lee_liu(s, np.zeros(10, int)) == 0.0
     # everything positive: r = 1, Pr(f = 1) = 1
-    assert lee_liu_criterion(np.ones(10), s) == 1.0
+    assert lee_liu(s, np.ones(10, int)) == 1.0
 
 
 def test_selection_scores_every_C_on_the_hold_out_and_keeps_the_best():
@@ -84,7 +85,7 @@ def test_selection_scores_every_C_on_the_hold_out_and_keeps_the_best():
     for c in (0.01, 1.0):
         ref = PUWeightedLogisticRegression(C=c).fit(X[train], s[train])
         assert ref.pos_weight_ == pytest.approx(1 - frac)
-        assert m.criterion_[c] == pytest.approx(lee_liu_criterion(ref.predict(X[hold]), s[hold]))
+        assert m.criterion_[c] == pytest.approx(lee_liu(s[hold], ref.predict(X[hold])))
     # the final model is the refit on all rows with C_
     np.testing.assert_allclose(m.predict_proba(X), PUWeightedLogisticRegression(C=m.C_).fit(X, s).predict_proba(X))
     # deterministic for a seed

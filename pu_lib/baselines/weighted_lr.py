@@ -32,33 +32,14 @@ from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import CASE_CONTROL, is_sparse, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, fit_base, positive_proba
+from pu_lib.metrics import lee_liu
 from pu_lib.oof import stratified_hold_out
 
-__all__ = ["DEFAULT_C_GRID", "PUWeightedLogisticRegression", "lee_liu_criterion"]
+__all__ = ["DEFAULT_C_GRID", "PUWeightedLogisticRegression"]
 
 #: candidate inverse regularisation strengths (ascending: ties go to the strongest
 #: regularisation); ``inf`` is the unpenalised fit of the PU Hellinger authors' code
 DEFAULT_C_GRID = (0.01, 0.1, 1.0, 10.0, 100.0, float("inf"))
-
-
-def lee_liu_criterion(pred, s, sample_weight=None, scenario: str = "single_training_set") -> float:
-    """Lee and Liu's ``r^2 / Pr(f(X) = 1)`` of 0/1 predictions ``pred`` on rows with PU
-    labels ``s``: ``r`` = (weighted) fraction of the labeled rows (``s = 1``) predicted 1;
-    ``Pr(f(X) = 1)`` = (weighted) fraction of the rows that represent the distribution of
-    ``X`` predicted 1 -- every row in the single-training-set scenario, the unlabeled rows
-    only in the case-control scenario. 0 when nothing is predicted positive (then
-    ``r = 0`` too)."""
-    pred = np.asarray(pred) == 1
-    s = np.asarray(s) == 1
-    w = np.ones(s.shape[0]) if sample_weight is None else np.asarray(sample_weight, dtype=np.float64)
-    if not s.any():
-        raise ValueError("lee_liu_criterion needs at least one labeled row (s == 1) to measure recall")
-    recall = w[s & pred].sum() / w[s].sum()
-    pop = ~s if scenario == CASE_CONTROL else np.ones_like(s)
-    if not pop.any():
-        raise ValueError("lee_liu_criterion: no unlabeled rows to estimate Pr(f(X) = 1) (case_control)")
-    ppr = w[pop & pred].sum() / w[pop].sum()
-    return 0.0 if ppr == 0 else float(recall**2 / ppr)
 
 
 class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
@@ -81,7 +62,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
     hold-out of ``hold_out_ratio`` of the labeled and of the unlabeled rows
     (:func:`pu_lib.oof.stratified_hold_out`, seeded from ``random_state``) is set aside,
     a model is fitted on the rest for every ``C`` in ``C_grid``, each is scored on the
-    hold-out by :func:`lee_liu_criterion` (predictions: probability > 0.5), the best ``C``
+    hold-out by :func:`pu_lib.metrics.lee_liu` (predictions: probability > 0.5), the best ``C``
     is kept (the first of the grid on ties) and the model is refitted on all rows with
     it. Choices of ours, where the paper leaves them open or we could not check its
     values: the grid (:data:`DEFAULT_C_GRID`, a decade grid plus the unpenalised fit),
@@ -204,7 +185,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
             for c in grid:
                 model = fit_base(self._model(c, not is_sparse(X)), X[train], s[train], cw_train)
                 pred = (positive_proba(model, X[hold]) > 0.5).astype(np.int8)
-                self.criterion_[c] = lee_liu_criterion(pred, s[hold], w_hold, self.scenario)
+                self.criterion_[c] = lee_liu(s[hold], pred, w_hold, self.scenario)
             C = max(grid, key=lambda c: self.criterion_[c])  # first maximum in grid order
             self.hold_out_indices_ = hold
         weights, self.pos_weight_ = self.class_weights(s, sw)
