@@ -136,7 +136,7 @@ def read_pu_file(path: str, s_column: str):
     workflow's (:func:`pu_lib.datasets.user.user_dataset_spec` with ``s_column``,
     :func:`pu_lib.datasets.user.canonical_user_table`)."""
     from pu_lib.datasets.canonical import TARGET
-    from pu_lib.datasets.user import canonical_user_table, user_dataset_spec
+    from pu_lib.datasets.user import canonical_user_table, file_columns, user_dataset_spec
 
     p = _input_path(path)
     try:
@@ -148,7 +148,6 @@ def read_pu_file(path: str, s_column: str):
     table = canonical_user_table(spec)
     s = table[TARGET].to_numpy()
     features = table.drop(columns=[TARGET])
-    from pu_lib.datasets.user import _columns as file_columns  # the header, as user_dataset_spec reads it
 
     input_columns = [c for c in file_columns(p, spec["format"]) if c != s_column]
     info = _columns_info(p, spec["format"], input_columns, list(features.columns))

@@ -601,13 +601,21 @@ def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: i
     if title:
         fig.suptitle(title, fontsize=11)
     fig.tight_layout(rect=(0, bottom, 1, 1))
-    if notes:
-        import textwrap
-
-        width = max(40, int(fig.get_figwidth() * 14))  # about 14 characters of 7-pt text per inch
-        text = "\n".join(textwrap.fill(n, width) for n in notes)
-        fig.text(0.01, -0.05, text, fontsize=7, ha="left", va="top", color="0.25")
+    figure_notes(fig, notes)
     return fig
+
+
+def figure_notes(fig, notes, y: float = -0.05) -> None:
+    """``notes`` (e.g. why a data set is marked ‡, :func:`pu_lib.reporting.comparability_notes`)
+    as small grey text under the figure at height ``y`` (figure coordinates), wrapped to the
+    figure's width; nothing when there are none."""
+    if not notes:
+        return
+    import textwrap
+
+    width = max(40, int(fig.get_figwidth() * 14))  # about 14 characters of 7-pt text per inch
+    text = "\n".join(textwrap.fill(n, width) for n in notes)
+    fig.text(0.01, y, text, fontsize=7, ha="left", va="top", color="0.25")
 
 
 def save_figure(fig, paths, *, dpi: int = 150) -> list[Path]:

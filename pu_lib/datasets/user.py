@@ -28,7 +28,8 @@ import pandas as pd
 from .canonical import TARGET, canonicalize, fingerprint
 from .download import sha256_file, write_canonical
 
-__all__ = ["USER_FORMATS", "canonical_user_table", "user_dataset_spec", "read_user_table", "prepare_user_dataset"]
+__all__ = ["USER_FORMATS", "canonical_user_table", "file_columns", "user_dataset_spec", "read_user_table",
+           "prepare_user_dataset"]
 
 #: file formats of a user dataset, by file name suffix when ``format`` is not given
 USER_FORMATS = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
@@ -46,7 +47,8 @@ def _format(path: Path, fmt: str | None) -> str:
     return USER_FORMATS[suffix]
 
 
-def _columns(path: Path, fmt: str) -> list[str]:
+def file_columns(path: Path, fmt: str) -> list[str]:
+    """The column names of a user file (its header), without reading the rows."""
     if fmt == "csv":
         return [str(c) for c in pd.read_csv(path, nrows=0).columns]
     import pyarrow.parquet as pq
@@ -96,7 +98,7 @@ def user_dataset_spec(name: str, entry: Mapping[str, Any], root: str | os.PathLi
         raise ValueError(f"file: no such file {str(entry['file'])!r}{where}")
     fmt = _format(path, entry.get("format"))
     try:
-        cols = _columns(path, fmt)
+        cols = file_columns(path, fmt)
     except Exception as exc:  # noqa: BLE001 - any unreadable file gets one clear message
         raise ValueError(f"file: cannot read {str(path)!r} as {fmt}: {exc}") from None
     if column not in cols:

@@ -288,6 +288,8 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from pu_lib.figures import figure_notes
+
     df = results[results["calibration_curves"].notna()].copy()
     if df.empty:
         raise ValueError("no calibration curves in the results (prior_evaluation.calibration with PULSCAR/PULSNAR)")
@@ -324,8 +326,7 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.05, 1, 1))
-    for k, note in enumerate(comparability_notes([key[0] for key in rows], nc)):
-        fig.text(0.01, -0.03 - 0.02 * k, note, fontsize=7, ha="left", va="top", color="0.25")
+    figure_notes(fig, comparability_notes([key[0] for key in rows], nc), y=-0.03)
     return fig
 
 
@@ -369,7 +370,7 @@ def classification_figure(summary: pd.DataFrame, title: str = "", not_comparable
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.figures import draw_points
+    from pu_lib.figures import draw_points, figure_notes
 
     panels = list(pd.unique(summary["panel"]))
     nc = not_comparable or {}
@@ -402,8 +403,7 @@ def classification_figure(summary: pd.DataFrame, title: str = "", not_comparable
     if title:
         fig.suptitle(title, fontsize=10)
     fig.tight_layout(rect=(0, 0.06, 1, 1))
-    for k, note in enumerate(comparability_notes(panels, nc)):
-        fig.text(0.01, -0.03 - 0.02 * k, note, fontsize=7, ha="left", va="top", color="0.25")
+    figure_notes(fig, comparability_notes(panels, nc), y=-0.03)
     return fig
 
 
