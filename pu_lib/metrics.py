@@ -48,8 +48,10 @@ __all__ = [
     "mcc",
     "mse",
     "pn_risk_01",
+    "population_mask",
     "prior_abs_error",
     "pu_risk_01",
+    "pu_risk_from_losses",
 ]
 
 #: Every metric a result row can hold, in output order: ``greater_is_better`` (its
@@ -381,6 +383,43 @@ def f1_at_best_threshold(y_val, score_val, y_test, score_test, rule: str = "midp
     return f1(y_test, (score_test >= t).astype(np.int8))
 
 
+# ------------------------------------------------------------- PU populations and risks
+
+
+def population_mask(s: np.ndarray, scenario: str) -> np.ndarray:
+    """The rows that represent the distribution of ``X`` (U of the PU risks, the
+    denominator of Lee & Liu's ``Pr(y_hat = 1)``): every row in the single-training-set
+    scenario, the unlabeled rows (``s == 0``) in the case-control scenario. ``ValueError``
+    when there is none."""
+    pop = np.ones(s.shape[0], dtype=bool) if scenario == SINGLE_TRAINING_SET else s == 0
+    if not pop.any():
+        raise ValueError("the unlabeled set U is empty (every s == 1): the case_control scenario takes U "
+                         "from the unlabeled rows")
+    return pop
+
+
+def pu_risk_from_losses(loss_pos, loss_neg, s: np.ndarray, prior: float, estimator: str, scenario: str) -> float:
+    """The uPU / nnPU risk of per-row losses ``loss_pos = l(g(x), +1)`` and
+    ``loss_neg = l(g(x), -1)``, with P the rows with ``s == 1`` and U
+    :func:`population_mask`:
+
+    * uPU: ``prior E_P[l(+1)] - prior E_P[l(-1)] + E_U[l(-1)]``;
+    * nnPU: ``prior E_P[l(+1)] + max(0, E_U[l(-1)] - prior E_P[l(-1)])``
+
+    (du Plessis et al. 2014/2015; Kiryo et al. 2017, eq. 6). The zero-one
+    (:func:`pu_risk_01`) and the sigmoid (:func:`pu_lib.model_selection.pu_risk_sigmoid`)
+    risks are this with their losses."""
+    lab = s == 1
+    if not lab.any():
+        raise ValueError("s has no labeled positives (no s == 1); the PU risk needs a P set")
+    pop = population_mask(s, scenario)
+    positive_part = prior * float(np.mean(loss_pos[lab]))
+    negative_part = float(np.mean(loss_neg[pop])) - prior * float(np.mean(loss_neg[lab]))
+    if estimator == "nnpu":
+        negative_part = max(0.0, negative_part)
+    return float(positive_part + negative_part)
+
+
 # ------------------------------------------------------------------- PU criterion
 
 
@@ -408,10 +447,7 @@ def lee_liu(s, y_pred, sample_weight=None, scenario: str = SINGLE_TRAINING_SET) 
          else as_1d(sample_weight, "sample_weight", s.shape[0], "s").astype(np.float64))
     if not s.any():
         raise ValueError("s has no labeled positives (no s == 1); the recall r is undefined")
-    pop = ~s if scenario != SINGLE_TRAINING_SET else np.ones_like(s)
-    if not pop.any():
-        raise ValueError("no unlabeled rows (every s == 1): the case_control scenario estimates "
-                         "Pr(y_hat = 1) on the unlabeled rows")
+    pop = population_mask(s, scenario)
     rate = w[pop & y_pred].sum() / w[pop].sum()
     if rate == 0:
         return 0.0
@@ -467,22 +503,8 @@ def pu_risk_01(s, pred01, prior, estimator: str = "nnpu", scenario: str = SINGLE
     s = _labels(s, "s")
     pred = _labels(pred01, "pred01", n=s.shape[0], ref="s")
     pi = float(prior)
-    p_mask = s == 1
-    u_mask = np.ones_like(p_mask) if scenario == SINGLE_TRAINING_SET else ~p_mask
-    n_p, n_u = int(p_mask.sum()), int(u_mask.sum())
-    if n_p == 0:
-        raise ValueError("s has no labeled positives (no s == 1); the PU risk needs a P set")
-    if n_u == 0:
-        raise ValueError("the unlabeled set U is empty (every s == 1 in the case_control scenario)")
-    fn_p = int(np.count_nonzero(pred[p_mask] == 0))  # l01(v, +1) = 1
-    pp_p = n_p - fn_p  # l01(v, -1) = 1 on P
-    pp_u = int(np.count_nonzero(pred[u_mask] == 1))  # l01(v, -1) = 1 on U
-    w_p, w_u = pi / n_p, 1.0 / n_u
-    positive_part = w_p * fn_p
-    negative_part = w_u * pp_u - w_p * pp_p
-    if estimator == "nnpu":
-        negative_part = max(0.0, negative_part)
-    return float(positive_part + negative_part)
+    wrong_pos = (pred == 0).astype(np.float64)  # l01(v, +1) = 1
+    return pu_risk_from_losses(wrong_pos, 1.0 - wrong_pos, s, pi, estimator, scenario)
 
 
 # ---------------------------------------------------------------------- evaluate

@@ -55,7 +55,7 @@ from sklearn.model_selection import StratifiedKFold
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import (CASE_CONTROL, SCENARIOS, SINGLE_TRAINING_SET, Interval, StrOptions, as_1d,
                                 check_binary, check_scenario, validate_params)
-from pu_lib.metrics import auc_roc, lee_liu
+from pu_lib.metrics import auc_roc, lee_liu, population_mask, pu_risk_from_losses
 
 __all__ = [
     "PRIOR_SCORERS",
@@ -95,15 +95,6 @@ def _s(s) -> np.ndarray:
     return s
 
 
-def _population(s: np.ndarray, scenario: str) -> np.ndarray:
-    """Mask of the rows that represent the population (all rows, or the unlabeled ones)."""
-    pop = np.ones(s.shape[0], bool) if scenario == SINGLE_TRAINING_SET else s == 0
-    if not pop.any():
-        raise ValueError("no unlabeled rows (every s == 1): the case_control scenario takes the population "
-                         "from the unlabeled rows")
-    return pop
-
-
 def _recall_and_rate(s, y_pred, scenario: str) -> tuple[np.ndarray, float, float]:
     """``(s, r, q)``: the recall on the labeled rows and the predicted-positive rate of the
     population rows (module docstring)."""
@@ -111,7 +102,7 @@ def _recall_and_rate(s, y_pred, scenario: str) -> tuple[np.ndarray, float, float
     s = _s(s)
     y_pred = check_binary(as_1d(y_pred, "y_pred", s.shape[0], "s"), "y_pred")
     r = float(y_pred[s == 1].mean())
-    q = float(y_pred[_population(s, scenario)].mean())
+    q = float(y_pred[population_mask(s, scenario)].mean())
     return s, r, q
 
 
@@ -238,13 +229,7 @@ def pu_risk_sigmoid(s, output, prior, estimator: str = "nnpu", kind: str = "prob
         loss_pos, loss_neg = 1.0 - out, out
     else:
         loss_pos, loss_neg = _sigmoid(-out), _sigmoid(out)
-    lab = s == 1
-    pop = _population(s, scenario)
-    positive_part = prior * loss_pos[lab].mean()
-    negative_part = loss_neg[pop].mean() - prior * loss_neg[lab].mean()
-    if estimator == "nnpu":
-        negative_part = max(0.0, negative_part)
-    return float(positive_part + negative_part)
+    return pu_risk_from_losses(loss_pos, loss_neg, s, prior, estimator, scenario)
 
 
 # ------------------------------------------------------------------------- scorers
