@@ -441,8 +441,7 @@ def _comparability_marks(table: "PaperTable", col_dataset: dict, reasons: dict) 
     if marked:
         table.not_comparable = pd.DataFrame(False, index=table.mean.index, columns=table.mean.columns)
         table.not_comparable[marked] = True
-        for d in dict.fromkeys(col_dataset[c] for c in marked):
-            table.notes.append(f"{NOT_COMPARABLE_MARK} {d}: {reasons[d]}.")
+        table.notes.extend(comparability_notes([col_dataset[c] for c in marked], reasons))
     return table
 
 
