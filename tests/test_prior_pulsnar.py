@@ -427,7 +427,9 @@ def test_pulsnar_on_the_synthetic_snar_recipe():
     (rounded outwards). PULSCAR's three-draw mean is 0.16 lower on average, about three
     standard errors of the difference, so the test asks for the order, not a margin. No
     exact value is asserted (the XGBoost and GMM fits differ in the last digits between
-    BLAS builds and CPUs). Measuring script: benchmarks/bench_pulsnar_seeds.py.
+    BLAS builds and CPUs). Measuring script: benchmarks/bench_pulsnar_seeds.py; with
+    ``--alphas 0.5 --seeds 0-19`` (the draws of this test): mean 0.418, sd 0.083, every mean
+    of three consecutive seeds in [0.319, 0.563], PULSNAR above PULSCAR on 20 of 20 draws.
     """
     frac, snar, car, clusters = 0.5, [], [], []
     for seed in (0, 1, 2):
