@@ -95,12 +95,18 @@ def _s(s) -> np.ndarray:
     return s
 
 
+def _checked_predictions(s, y_pred, scenario: str) -> tuple[np.ndarray, np.ndarray]:
+    """``(s, y_pred)`` after the scorers' input checks (binary, same length, a labeled row,
+    a known scenario)."""
+    check_scenario(scenario)
+    s = _s(s)
+    return s, check_binary(as_1d(y_pred, "y_pred", s.shape[0], "s"), "y_pred")
+
+
 def _recall_and_rate(s, y_pred, scenario: str) -> tuple[np.ndarray, float, float]:
     """``(s, r, q)``: the recall on the labeled rows and the predicted-positive rate of the
     population rows (module docstring)."""
-    check_scenario(scenario)
-    s = _s(s)
-    y_pred = check_binary(as_1d(y_pred, "y_pred", s.shape[0], "s"), "y_pred")
+    s, y_pred = _checked_predictions(s, y_pred, scenario)
     r = float(y_pred[s == 1].mean())
     q = float(y_pred[population_mask(s, scenario)].mean())
     return s, r, q
@@ -119,7 +125,7 @@ def lee_liu_score(s, y_pred, scenario: str = SINGLE_TRAINING_SET) -> float:
     predicted positive). Equals ``precision * recall / pi`` under SCAR, so it ranks like
     F1 without the prior (Bekker thesis, eq. 2.8): :func:`pu_lib.metrics.lee_liu` after
     the scorers' input checks."""
-    s, _, _ = _recall_and_rate(s, y_pred, scenario)
+    s, y_pred = _checked_predictions(s, y_pred, scenario)
     return lee_liu(s, y_pred, scenario=scenario)
 
 

@@ -306,7 +306,8 @@ def pu_only_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
     }
     row.update({k: float("nan") for k in metrics.EVALUATE_METRICS})
     row.update({"lee_liu": float(lee_liu), "train_pu_risk_01": float(risk)})
-    proba_ll = est.predict_proba(X_va if has_val else X_tr)[:, 1]
-    score_ll = ranking_score(est, X_va if has_val else X_tr, proba_ll)
+    X_ll = X_va if has_val else X_tr
+    proba_ll = est.predict_proba(X_ll)[:, 1]
+    score_ll = ranking_score(est, X_ll, proba_ll)
     row.update(pu_estimates(s_ll, pred_ll, proba_ll, score_ll, risk_prior, risk_scenario))
     return row
