@@ -77,6 +77,7 @@ RULE_ROOTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "sweep": (("pu_lib.experiments.sweep",), ()),
     "importance_maps": (("pu_lib.trees.importance_maps",), ()),
     "half_moons": (("pu_lib.experiments.half_moons",), ()),
+    "scorecard": (("pu_lib.experiments.scorecard",), ()),
 }
 
 

@@ -417,6 +417,7 @@ def _check_targets(config: dict) -> None:
                                   f"target's experiments; known: {sorted(known)}")
         if t.get("importance_maps") and not config.get("importance_maps"):
             raise ConfigError(f"targets.{name}.importance_maps: needs a top-level importance_maps block")
+    _check_scorecards(config)
     im = config.get("importance_maps")
     if im:
         from pu_lib.datasets import get_spec, list_datasets
@@ -425,6 +426,25 @@ def _check_targets(config: dict) -> None:
             raise ConfigError(f"importance_maps.dataset: unknown dataset {im['dataset']!r}")
         if get_spec(im["dataset"]).get("n_features") != 784:
             raise ConfigError(f"importance_maps.dataset: {im['dataset']!r} is not 28 x 28 images (784 features)")
+
+
+def _check_scorecards(config: dict) -> None:
+    """A scorecard names a target with experiments, and its claims name methods of them;
+    ``scorecard_reduced`` names experiments."""
+    targets = config.get("targets") or {}
+    for name, card in (config.get("scorecards") or {}).items():
+        if name not in targets:
+            raise ConfigError(f"scorecards.{name}: not a target; known targets: {sorted(targets)}")
+        methods = {m for e in targets[name].get("experiments", []) if e in config["experiments"]
+                   for m in config["experiments"][e]["methods"]}
+        for i, claim in enumerate(card.get("claims") or []):
+            for m in [claim["better"], *claim["than"]]:
+                if m not in methods:
+                    raise ConfigError(f"scorecards.{name}.claims[{i}]: method {m!r} is not a method of the "
+                                      f"target's experiments; known: {sorted(methods)}")
+    for exp in config.get("scorecard_reduced") or {}:
+        if exp not in config["experiments"]:
+            raise ConfigError(f"scorecard_reduced.{exp}: unknown experiment; known: {sorted(config['experiments'])}")
 
 
 def grouping_infeasible(grouping: str, n_datasets: int, n_settings: int, n_methods: int) -> str:

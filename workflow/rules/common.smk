@@ -36,6 +36,7 @@ wildcard_constraints:
     grouping=r"setting|all",
     name=r"[A-Za-z0-9_+-]+",
     sweep=r"[A-Za-z0-9_]+",
+    target=r"[A-Za-z_][A-Za-z0-9_]*",
 
 
 def dataset_file(wildcards):
@@ -127,7 +128,16 @@ def target_outputs(name):
         out.extend(IMPORTANCE_MAPS)
     if t["half_moons"]:
         out.extend(HALF_MOONS)
+    if name in config["scorecards"]:
+        out += [f"results/scorecards/{name}.{ext}" for ext in ("md", "csv", "html")]
     return out
+
+
+def scorecard_aggregates(target):
+    """The aggregates of a scored target's experiments that this run has (experiments
+    skipped offline are left out: their cells say "not run")."""
+    return [f"results/aggregate/{exp}.parquet" for exp in config["targets"][target]["experiments"]
+            if exp in GRID.experiments]
 
 
 def all_outputs():

@@ -246,3 +246,36 @@ rule classification_with_prior:
         "../../envs/pu_lib.yaml"
     script:
         "../scripts/prior_evaluation.py"
+
+
+rule scorecard:
+    """A paper target's scorecard (config scorecards): each published cell of the paper
+    beside ours (mean, sd, runs, protocol), the difference, within tolerance or not, and the
+    documented cause; the counts and the paper's claims with their verdicts."""
+    input:
+        aggregates=lambda wc: scorecard_aggregates(wc.target),
+        published=lambda wc: config["scorecards"][wc.target]["published"],
+    output:
+        md="results/scorecards/{target}.md",
+        csv="results/scorecards/{target}.csv",
+        html=report(
+            "results/scorecards/{target}.html",
+            caption="../report/scorecard.rst",
+            category="scorecards",
+            subcategory="{target}",
+            labels={"kind": "scorecard", "target": "{target}"},
+        ),
+    params:
+        spec=lambda wc: config["scorecards"][wc.target],
+        causes=config["scorecard_causes"],
+        reduced=config["scorecard_reduced"],
+        config_files=report_params["config_files"],
+        code_hash=rule_code_hash("scorecard"),
+    log:
+        "logs/scorecard/{target}.log",
+    benchmark:
+        "results/benchmarks/scorecard/{target}.tsv"
+    conda:
+        "../../envs/pu_lib.yaml"
+    script:
+        "../scripts/scorecard.py"
