@@ -81,6 +81,8 @@ CAUSE_KINDS = {
     "not_available": "not available",
     "unexplained": "unexplained",
 }
+#: between the texts of a cell's causes (a text may hold semicolons)
+CAUSE_SEP = " || "
 VERDICTS = ("reproduced", "reproduced with a documented deviation", "contradicted", "not tested")
 
 #: tolerance per metric in the metric's own units (fractions: 0.015 = 1.5 points); "sd" after
@@ -298,7 +300,7 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
             texts.append("not run" if not (cell["method"].startswith("paper:") or cell["dataset"].startswith("paper:"))
                          else "no counterpart in pu_lib")
         row["cause_kind"] = "; ".join(dict.fromkeys(kinds))
-        row["cause"] = "; ".join(t for t in dict.fromkeys(texts) if t)
+        row["cause"] = CAUSE_SEP.join(t for t in dict.fromkeys(texts) if t)
         rows.append(row)
     card = pd.DataFrame(rows)
     if card.empty:
@@ -386,9 +388,11 @@ def evaluate_claims(card: pd.DataFrame, claims: list[dict]) -> list[dict]:
 
 # ----------------------------------------------------------------------------- rendering
 def _fmt(v, decimals: int) -> str:
-    if v is None or (isinstance(v, float) and not np.isfinite(v)) or v is pd.NA:
+    """``decimals`` places; one more below 1 (class-prior errors, MSEs, risks)."""
+    if v is None or v is pd.NA or (isinstance(v, float) and not np.isfinite(v)):
         return ""
-    return f"{float(v):.{decimals}f}"
+    v = float(v)
+    return f"{v:.{decimals + 1 if 0 < abs(v) < 1 else decimals}f}"
 
 
 def _cell(mean, sd, decimals, note=None) -> str:
@@ -409,7 +413,7 @@ def _cause_notes(card: pd.DataFrame) -> dict:
 
 
 def _cause_parts(r) -> list[str]:
-    return [t.strip() for t in str(r.get("cause") or "").split("; ") if t.strip()]
+    return [t.strip() for t in str(r.get("cause") or "").split(CAUSE_SEP) if t.strip()]
 
 
 def _display_rows(card: pd.DataFrame, decimals: int, notes: dict) -> list[list[str]]:
@@ -442,14 +446,20 @@ def _counts_line(counts: dict) -> str:
 
 
 def render_markdown(target: str, card: pd.DataFrame, claims: list[dict], *, title: str = "",
-                    decimals: int = 2, heading: str = "###") -> str:
-    """The scorecard as Markdown: a heading, the cells, the counts and the claims."""
+                    decimals: int = 2, heading: str = "###", full_link: str | None = None) -> str:
+    """The scorecard as Markdown: a heading, the cells, the counts and the claims. With
+    ``full_link`` (a docs page's block) only the cells with ours are listed, and the link
+    names the full scorecard."""
     md = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     lines = [f"{heading} Scorecard: {target}" + (f" ({title})" if title else ""), ""]
+    shown = card[card["ours_mean"].notna()] if full_link else card
+    if full_link:
+        lines += [f"The cells with ours; every published cell, the causes' sources and the claims: "
+                  f"[the full scorecard]({full_link}).", ""]
     lines.append("| " + " | ".join(HEADER) + " |")
     lines.append("|" + "---|" * len(HEADER))
-    notes = _cause_notes(card)
-    for row in _display_rows(card, decimals, notes):
+    notes = _cause_notes(shown)
+    for row in _display_rows(shown, decimals, notes):
         lines.append("| " + " | ".join(md(x) for x in row) + " |")
     if notes:
         lines += ["", "Causes: " + " ".join(f"[{n}] {md(t)}" for t, n in notes.items())]
@@ -623,7 +633,9 @@ def sync_docs(root=".", check: bool = False) -> list[str]:
             if name not in cards:
                 raise ValueError(f"{page}: block scorecard:{name} names no target with a scorecard")
             paper, card, claims = cards[name]
-            return m.group(1) + "\n" + render_markdown(name, card, claims, heading="####") + m.group(4)
+            rel = "scorecards/" if page.parent.name == "docs" else "docs/scorecards/"
+            return m.group(1) + "\n" + render_markdown(name, card, claims, heading="####",
+                                                        full_link=f"{rel}{name}.md") + m.group(4)
 
         def summary(m):
             name = m.group("name")
