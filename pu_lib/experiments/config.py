@@ -429,19 +429,22 @@ def _check_targets(config: dict) -> None:
 
 
 def _check_scorecards(config: dict) -> None:
-    """A scorecard names a target with experiments, and its claims name methods of them;
+    """A scorecard names a target, and its claims name methods the config defines;
     ``scorecard_reduced`` names experiments."""
     targets = config.get("targets") or {}
     for name, card in (config.get("scorecards") or {}).items():
         if name not in targets:
             raise ConfigError(f"scorecards.{name}: not a target; known targets: {sorted(targets)}")
-        methods = {m for e in targets[name].get("experiments", []) if e in config["experiments"]
-                   for m in config["experiments"][e]["methods"]}
+        # a claim may name a method that an overlay leaves out of the experiments (its
+        # verdict is then "not tested"), not one that the config does not define
+        from pu_lib.registry import names
+
+        methods = set(config.get("methods") or {}) | set(names())
         for i, claim in enumerate(card.get("claims") or []):
             for m in [claim["better"], *claim["than"]]:
                 if m not in methods:
-                    raise ConfigError(f"scorecards.{name}.claims[{i}]: method {m!r} is not a method of the "
-                                      f"target's experiments; known: {sorted(methods)}")
+                    raise ConfigError(f"scorecards.{name}.claims[{i}]: unknown method {m!r} (neither in the "
+                                      f"config's methods nor registered)")
     for exp in config.get("scorecard_reduced") or {}:
         if exp not in config["experiments"]:
             raise ConfigError(f"scorecard_reduced.{exp}: unknown experiment; known: {sorted(config['experiments'])}")

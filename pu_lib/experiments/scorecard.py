@@ -155,7 +155,8 @@ def target_spec(config: dict, target: str) -> dict:
     """The scorecard spec of a target (``config['scorecards'][target]``) with defaults
     filled in: ``tables`` (all tables of the published file), ``scale`` ({}), ``runs``
     (None), ``sd_over`` ('runs'), ``tolerance`` ({}), ``claims`` ([]), plus the config's
-    ``scorecard_causes`` and ``scorecard_reduced``."""
+    ``scorecard_causes``, ``scorecard_reduced`` and ``scorecard_aliases`` (a reduced overlay's
+    experiments and methods named as the published cells' ones)."""
     cards = config.get("scorecards") or {}
     if target not in cards:
         raise ValueError(f"target {target!r} has no scorecard (config scorecards: {sorted(cards)})")
@@ -170,6 +171,7 @@ def target_spec(config: dict, target: str) -> dict:
     spec["claims"] = list(spec.get("claims") or [])
     spec["causes"] = list(config.get("scorecard_causes") or [])
     spec["reduced"] = dict(config.get("scorecard_reduced") or {})
+    spec["aliases"] = {k: dict((config.get("scorecard_aliases") or {}).get(k) or {}) for k in ("experiments", "methods")}
     return spec
 
 
@@ -527,6 +529,10 @@ def scorecard_from_results(config: dict, target: str, aggregates: list, *, root=
     frames = [pd.read_parquet(p) for p in aggregates]
     results = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["experiment", "dataset", "setting", "method"])
+    for col, key in (("experiment", "experiments"), ("method", "methods")):
+        if spec["aliases"][key]:
+            results[col] = results[col].astype(str).replace(spec["aliases"][key])
+    spec["reduced"] = {spec["aliases"]["experiments"].get(e, e): why for e, why in spec["reduced"].items()}
     ours = summarise_results(results, published, scale=spec["scale"], sd_over=spec["sd_over"])
     ours["protocol"] = "full"
     card = build_scorecard(published, ours, spec)

@@ -107,3 +107,31 @@ def test_table_2_and_the_curves_are_written(tiny_run_output):
             assert (wd / "results" / "figures" / f"curves_{exp}.accuracy.{ext}").stat().st_size > 1000
     thr = pd.read_csv(wd / "results" / "tables" / "ada_pu_thresholds.curves_accuracy.csv")
     assert list(pd.unique(thr["method"])) == ["ada_pu_lr_0_1", "ada_pu_exhaustive"]
+
+
+@pytest.mark.slow
+@needs_mirror
+def test_table_2_scorecard_puts_our_cells_beside_the_published_ones(tiny_run, tmp_path):
+    """The target ada_pu_table_2 writes its scorecard (md, csv, html): every printed cell of
+    Table 2, ours where the tiny run has it (Breast Cancer, 2 runs of the paper's 5: a
+    reduced protocol), "not available" for the download-only sets and nnPU-CNN; the
+    report of the target includes it."""
+    wd = tiny_run.wd
+    card = pd.read_csv(wd / "results" / "scorecards" / "ada_pu_table_2.csv", keep_default_na=False,
+                       na_values={c: [""] for c in ("ours_mean", "n_runs", "published_mean")})
+    published = pd.read_csv(REPO / "config" / "papers" / "ada_pu.published.csv")
+    assert set(card["label"]) == set(published["label"])  # one row per printed cell
+    bc = card[card["dataset"] == "breast_cancer-pos_ada_pu"].set_index("method")
+    assert bc.loc["ada_pu", "published_mean"] == pytest.approx(92.21)
+    for m in ("ada_pu", "pn_adaboost", "pn_gbdt", "pn_xgboost"):  # the tiny run's methods
+        assert 0 <= bc.loc[m, "ours_mean"] <= 100 and bc.loc[m, "n_runs"] == 2
+        assert bc.loc[m, "protocol"] == "reduced" and "reduced_protocol" in bc.loc[m, "cause_kind"]
+        assert bc.loc[m, "difference"] == pytest.approx(bc.loc[m, "ours_mean"] - bc.loc[m, "published_mean"])
+    assert bc["ours_mean"].isna().sum() == len(bc) - 4  # the networks are not in the tiny run
+    others = card[card["dataset"].isin(["epsilon-pos_ada_pu", "cifar10-pos_ada_pu"])]
+    assert len(others) and others["ours_mean"].isna().all() and others["cause_kind"].str.contains("not_available").all()
+    md = (wd / "results" / "scorecards" / "ada_pu_table_2.md").read_text()
+    assert "Scorecard: ada_pu_table_2" in md and "published cells" in md and "| the paper's claim |" in md
+    tiny_run.snakemake("ada_pu_table_2", "--report", tmp_path / "report.html")
+    html = (tmp_path / "report.html").read_text(errors="replace")
+    assert "ada_pu_table_2.html" in html and "Scorecard of target" in html

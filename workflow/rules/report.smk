@@ -269,6 +269,7 @@ rule scorecard:
         spec=lambda wc: config["scorecards"][wc.target],
         causes=config["scorecard_causes"],
         reduced=config["scorecard_reduced"],
+        aliases=config["scorecard_aliases"],
         config_files=report_params["config_files"],
         code_hash=rule_code_hash("scorecard"),
     log:
