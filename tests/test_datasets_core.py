@@ -41,13 +41,13 @@ def test_registry_entries_complete():
     assert list_datasets("synthetic") == ["pulsnar_scar", "pulsnar_snar"]
     assert list_datasets("sklearn") == ["breast_cancer", "digits"]
     assert list_datasets("download") == ["churn_chile", "churn_korean", "cifar10", "covtype_binary",
-                                         "creditcard_ulb", "epsilon", "newsgroups20_glove300", "pizzacutter1",
-                                         "satellite_openml", "unsw_nb15_official"]
+                                         "creditcard_ulb", "creditcard_ulb_puhdt", "epsilon",
+                                         "newsgroups20_glove300", "unsw_nb15_official"]
     manifest_names = set(list_datasets("mirror"))
-    # the 35 mirror files, three of which serve further entries (mushrooms_libsvm; splice_libsvm;
-    # newsgroups20_svd300, newsgroups20_bow200)
-    assert len(manifest_names) == 39
-    assert len({get_spec(n)["mirror_file"] for n in manifest_names}) == 35
+    # the 37 mirror files, some of which serve further entries (mushrooms_libsvm; splice_libsvm;
+    # newsgroups20_svd300, newsgroups20_bow200; the twelve PU Hellinger *_puhdt preparations)
+    assert len(manifest_names) == 53
+    assert len({get_spec(n)["mirror_file"] for n in manifest_names}) == 37
     for name in names:
         spec = get_spec(name)
         for key in ("name", "kind", "title", "papers", "urls", "format", "conversion", "license",

@@ -1,6 +1,7 @@
 """The PU Hellinger trees paper's 15 data sets (Table 1): the mirror copies match the
-paper's sizes and positive shares; the five without an offline copy are download-only
-registry entries whose conversions are exercised on small local files (no internet)."""
+paper's sizes and positive shares; the three without an offline copy are download-only
+registry entries whose conversions are exercised on small local files (no internet).
+The authors' data preparation (the ``*_puhdt`` entries): tests/test_datasets_authors_prep.py."""
 
 from __future__ import annotations
 
@@ -24,12 +25,13 @@ TABLE_1_MIRROR = {
     "kddcup_land_vs_portsweep": (1061, 1.97),
     "mammography_odds": (11183, 2.32),
     "pendigits_odds": (6870, 2.27),
+    "pizzacutter1": (661, 7.87),
     "poker_8_vs_6": (1477, 1.15),
     "shuttle_odds": (49097, 7.15),
     "thyroid_ann_uci": (7200, 7.41),
     "yeast6": (1484, 2.35),
 }
-DOWNLOAD_ONLY = ["churn_chile", "churn_korean", "creditcard_ulb", "pizzacutter1", "satellite_openml"]
+DOWNLOAD_ONLY = ["churn_chile", "churn_korean", "creditcard_ulb", "creditcard_ulb_puhdt"]
 
 
 @needs_mirror
@@ -52,6 +54,7 @@ def test_download_only_entries():
     assert get_spec("satellite_openml")["urls"] == ["https://data.openml.org/datasets/0004/40900/dataset_40900.pq"]
     assert get_spec("pizzacutter1")["urls"] == ["https://data.openml.org/datasets/0000/1443/dataset_1443.pq"]
     assert get_spec("creditcard_ulb")["urls"] == ["https://www.openml.org/data/download/1673544/phpKo8OWT"]
+    assert get_spec("creditcard_ulb_puhdt")["urls"] == get_spec("creditcard_ulb")["urls"]
     assert get_spec("churn_chile")["urls"] == get_spec("churn_korean")["urls"]
     # the mirror's Landsat versions are 31.6% positive: not the paper's 1.48% Satellite
     for name in ("satellite_odds", "satellite_landsat_uci"):
@@ -83,7 +86,31 @@ def test_read_parquet_names_the_class(tmp_path):
 def _spec_at(name: str, url: str) -> dict:
     spec = dict(get_spec(name))
     spec["urls"] = [url]
+    if spec["kind"] == "mirror":  # the download path of a mirrored entry, on a fixture file
+        spec.update(kind="download", fingerprint=None)
+        spec.pop("mirror_file")
     return spec
+
+
+def test_satellite_and_pizzacutter_are_wired_to_the_mirror():
+    """SAT and PCU run offline: the mirror copies of the first author's raw files, with the
+    manifest's sha256 (test_datasets_mirror.py checks the fingerprints)."""
+    assert {"satellite_openml", "pizzacutter1"} <= set(list_datasets("mirror"))
+    sat, pcu = get_spec("satellite_openml"), get_spec("pizzacutter1")
+    assert sat["mirror_file"] == "satellite_unsupervised_ad.parquet"
+    assert sat["mirror_sha256"] == "8fcd8cffe4d4c9263f5baa3cbef8c2ad942d00b82a1386b4dba849cde437f810"
+    assert pcu["mirror_file"] == "pizzacutter1.parquet"
+    assert pcu["mirror_sha256"] == "edb26cc74b08e34f1ee9b77490982be38546d9e8f576ca77bce5bf1eec510641"
+    assert (sat["n_rows"], sat["n_features"], pcu["n_rows"], pcu["n_features"]) == (5100, 36, 661, 37)
+    # the author's prep_keel.py: y = np.where(y == 'N', 0, 1)
+    assert pcu["positive"]["pu_hellinger"] == {"not_values": ["N"]}
+
+
+@needs_mirror
+def test_satellite_mirror_copy(tmp_path):
+    y = load_dataset("satellite_openml", data_mirror=SHARED_DATASETS, cache_dir=tmp_path, download=False).binary_target(
+        "pu_hellinger")
+    assert (len(y), int(y.sum())) == (5100, 75)  # before the author's 5,000-row sample (satellite_openml_puhdt)
 
 
 def _prepare(name, url, tmp_path):

@@ -12,7 +12,10 @@ raw conversions), ``n_rows``, ``n_features``, ``feature_names_head`` (first 5) a
 ``fingerprint``. Also ``mirror_sha256`` is taken from the manifest. The file is
 written atomically. Hand-written fields (URLs, positive definitions, notes) are
 kept as they are. Several entries may share one mirror file (e.g. ``mushroom`` and
-``mushrooms_libsvm``); each gets its own canonical table and fingerprint.
+``mushrooms_libsvm``, or ``satellite_openml`` and ``satellite_openml_puhdt``, the PU
+Hellinger trees authors' preparation); each gets its own canonical table and fingerprint.
+An entry's hand-written ``preparation`` (:mod:`pu_lib.datasets.preparation`) is part of
+its canonical table, so rerun this after changing one (``--only NAME``).
 Download-only entries (``kind == "download"``) are skipped.
 """
 

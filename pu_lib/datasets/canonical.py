@@ -35,6 +35,10 @@ The *canonical table* of a dataset is a :class:`pandas.DataFrame` with
 * the meta columns named in the spec (kept as they are, never features);
 * ``target`` with the ORIGINAL class values, last.
 
+An entry's ``preparation`` (named, deterministic steps such as standardisation or a
+fixed stratified sample; :mod:`pu_lib.datasets.preparation`) is applied to the source
+table before the encoding, so the canonical table and its fingerprint include it.
+
 :func:`fingerprint` hashes such a table (schema and values) with SHA-256.
 """
 
@@ -360,7 +364,9 @@ def canonicalize(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
     documents the 200 words are ranked on; every row still gets its counts), or ``{"column": ...,
     "method": "tfidf_svd", "n_components": 300, "min_df": 2, "sublinear_tf": true,
     "random_state": 0, "decimals": 4}`` for :func:`text_svd_features`). See the module docstring for
-    the encoding rules. Returns a new DataFrame with a default RangeIndex:
+    the encoding rules. A ``preparation`` (list of named steps: standardize, stratified_sample,
+    drop_rows, log, drop_columns, woe_encode; :mod:`pu_lib.datasets.preparation`) is applied to
+    the source table first, before the encoding. Returns a new DataFrame with a default RangeIndex:
     features, then meta columns, then ``target``.
     """
     if TARGET not in df.columns:
@@ -374,6 +380,10 @@ def canonicalize(df: pd.DataFrame, spec: Mapping[str, Any]) -> pd.DataFrame:
     text = enc.get("text")
     text_col = text["column"] if text else None
     df = df.reset_index(drop=True)
+    if spec.get("preparation"):
+        from .preparation import apply_preparation
+
+        df = apply_preparation(df, spec)
     fit_mask = None
     if text and text.get("fit_rows"):
         from .positive import row_mask

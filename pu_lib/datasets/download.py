@@ -25,6 +25,7 @@ import pyarrow.parquet as pq
 from .._io import atomic_path
 from .canonical import TARGET, canonicalize, dtype_tag, fingerprint
 from .converters import READERS
+from .preparation import preparation_digest
 from .registry import spec_from
 
 __all__ = [
@@ -296,7 +297,10 @@ def _read_table_frame(path: Path) -> pd.DataFrame:
 
 def is_valid_canonical(path: str | os.PathLike, spec: Mapping[str, Any]) -> bool:
     """True if ``path`` is a readable Parquet whose content fingerprint equals the
-    registry fingerprint of ``spec`` (the file's stored metadata is checked first)."""
+    registry fingerprint of ``spec`` (the file's stored metadata is checked first) and
+    whose stored preparation digest equals that of ``spec["preparation"]`` (both absent
+    for an entry without one): a download-only entry, whose fingerprint is recorded on
+    its first build, is rebuilt when its preparation changes."""
     path = Path(path)
     if not path.is_file():
         return False
@@ -304,6 +308,8 @@ def is_valid_canonical(path: str | os.PathLike, spec: Mapping[str, Any]) -> bool
         md = pq.read_schema(path).metadata or {}
         stored = json.loads(md.get(PARQUET_META_KEY, b"{}"))
         expected = _expected(spec)
+        if stored.get("preparation") != preparation_digest(spec.get("preparation")):
+            return False  # built under another preparation (matters where no registry fingerprint pins it)
         if expected is None:  # download-only entry: the fingerprint recorded at its first build
             if stored.get("name") != spec["name"] or not stored.get("fingerprint"):
                 return False
@@ -322,7 +328,8 @@ def write_canonical(df: pd.DataFrame, path: str | os.PathLike, spec: Mapping[str
     (Parquet round trip) before it is renamed into place. A mismatch raises
     ``ValueError`` naming the dataset and the expected/actual fingerprints and
     leaves no file. The schema metadata key ``pu_lib.dataset`` stores the name,
-    meta columns and fingerprint (used by :func:`load_canonical`).
+    meta columns and fingerprint (used by :func:`load_canonical`) and, for an entry with a
+    ``preparation``, its digest (:func:`pu_lib.datasets.preparation.preparation_digest`).
 
     Download-only entries (``kind == "download"``) whose registry fingerprint is still
     null are written with the fingerprint of their first build recorded in the file
@@ -341,6 +348,9 @@ def write_canonical(df: pd.DataFrame, path: str | os.PathLike, spec: Mapping[str
     table = pa.Table.from_pandas(df, preserve_index=False)
     meta = dict(table.schema.metadata or {})
     info = {"name": spec["name"], "meta_columns": list(spec.get("meta_columns") or []), "fingerprint": expected}
+    prep = preparation_digest(spec.get("preparation"))
+    if prep is not None:
+        info["preparation"] = prep
     if recorded:
         info["fingerprint_recorded"] = True
     meta[PARQUET_META_KEY] = json.dumps(info).encode()

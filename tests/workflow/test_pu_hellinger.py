@@ -34,7 +34,7 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
     assert exp["repetitions"] == 20 and exp["metrics"] == ["f1_tuned", "auc_pr", "auc_roc"]
     assert len(exp["datasets"]) == 15 and all(d["positive"] == "pu_hellinger" for d in exp["datasets"])
     optional = {d["name"] for d in exp["datasets"] if d.get("optional")}
-    assert optional == {"churn_chile", "churn_korean", "creditcard_ulb", "pizzacutter1", "satellite_openml"}
+    assert optional == {"churn_chile", "churn_korean", "creditcard_ulb_puhdt"}
     assert set(cfg["targets"]) == set(TARGETS) | {"pu_hellinger_figure_2"}
     assert cfg["targets"]["pu_hellinger_figure_2"]["half_moons"] is True
     assert cfg["half_moons"]["prior"] == 0.05 and cfg["half_moons"]["flip_ratio"] == 0.5   # Section 3.2
@@ -65,7 +65,7 @@ def test_the_shared_run_builds_the_paper_files_and_targets():
 @needs_mirror
 def test_offline_download_only_set_is_skipped_with_one_warning(tiny_run_output):
     _, out = tiny_run_output
-    assert out.count("skipped offline: satellite_openml (no mirror copy; set download: true)") == 1
+    assert out.count("skipped offline: creditcard_ulb_puhdt (no mirror copy; set download: true)") == 1
 
 
 @pytest.mark.slow
