@@ -100,7 +100,8 @@ fit) in compiled code, features split over ``n_jobs`` threads (one pool per fit;
 of fewer than ``MIN_CELLS_PER_THREAD`` cells per thread runs on one); the winner is chosen
 in feature order, so results do not depend on ``n_jobs``. The sums use fixed partial
 sums (``LANES`` of :mod:`pu_lib.ensemble._ada_pu_kernel`), never a CPU-dependent reordering. Measured against the authors' code
-(same data and settings): 16x faster at 20,000 x 20, 19x at 100,000 x 50 (docs/ada_pu.md).
+(same data and settings, ``benchmarks/bench_ada_pu.py --authors-path``, one run on a 2-core VM at
+load 4-5): their fit takes 11.6x our time at 20,000 x 20 and 24.1x at 100,000 x 50 (docs/ada_pu.md).
 """
 
 from __future__ import annotations
