@@ -5,10 +5,42 @@ epoch (``_train_epoch``) and its PU risk on held-out rows (``_validation_risk``)
 
 **Training.** Adam (``torch.optim.Adam``: ``learning_rate``, ``weight_decay`` as an L2 term
 added to the gradient, as the Chainer ``WeightDecay`` hook of the nnPU reference does, and
-the method's betas) on mini-batches of ``batch_size`` rows drawn by index tensors from a
-per-epoch permutation (no ``DataLoader``; a last batch of one row joins the one before
-it), ``epochs`` passes. The data live on the device
-as two tensors for the whole fit.
+the method's betas) on mini-batches of ``batch_size`` rows taken by index tensors from
+random permutations of the training rows (no ``DataLoader``), ``epochs`` passes. The data
+live on the device as two tensors for the whole fit. How the permutations are cut into
+batches (:class:`EpochBatches`; :class:`pu_lib.neural.NNPUClassifier`'s ``batch_iteration``):
+
+* ``"epoch"``: one permutation per epoch cut into batches of ``batch_size`` rows, the last
+  one shorter (``n = 61,000`` rows in batches of 30,000: 30,000 + 30,000 + 1,000); a last
+  batch of one row joins the one before it (batch norm needs two rows). Epoch ``k`` is the
+  ``k``-th permutation.
+* ``"serial"``: the iteration of the nnPU reference (kiryor/nnPUlearning ``train.py``,
+  ``main``: ``chainer.iterators.SerialIterator(XYtrain, args.batchsize)``, i.e.
+  ``repeat=True`` and a shuffled order, driven by a ``Trainer`` with the stop trigger
+  ``(args.epoch, 'epoch')``). Chainer's ``SerialIterator.__next__``
+  (chainer/iterators/serial_iterator.py) takes its indices from
+  ``iterator_statemachine`` (chainer/iterators/_statemachine.py): every batch has exactly
+  ``batch_size`` rows; a batch that runs past the end of the current permutation takes
+  the rest from the next permutation (a fresh one per pass), so a row can appear twice in
+  such a batch. ``IntervalTrigger.__call__`` (chainer/training/triggers/interval_trigger.py)
+  fires an epoch trigger after the step in which ``epoch_detail`` (rows taken / ``n``)
+  crosses an integer, and the trainer stops after the step in which it reaches
+  ``epochs``. Here likewise: epoch ``k`` is the steps after epoch ``k - 1``'s up to and
+  including the one in which the ``k``-th pass over the rows is completed (61,000 rows in
+  batches of 30,000: 3 steps, then 2 per epoch, 61 steps in 30 epochs), the fit takes
+  ``ceil(epochs * n / batch_size)`` steps (``epochs * n`` rows when ``batch_size`` divides
+  it, else up to ``batch_size - 1`` rows more, as Chainer), and everything done "after each epoch" --
+  ``history_``, ``keep_epoch_states`` / staged predictions, the early-stopping check -- is
+  done after the last step of that epoch (where the reference's ``LogReport`` and
+  evaluators run). One difference: where ``batch_size`` exceeds ``n`` a batch here is the
+  ``n`` rows once (one step per epoch, as ``"epoch"``), where Chainer would fill it with
+  rows repeated from several permutations and take only ``ceil(epochs * n / batch_size)``
+  steps in all.
+
+The two give the same batches, hence the same model, whenever ``batch_size`` divides ``n``
+or is at least ``n`` (tested); they differ when the last batch of ``"epoch"`` is short.
+VPU has no ``batch_iteration``: it draws its own X and P batches from the fit's generator
+(one pass over X per epoch, :mod:`pu_lib.neural.vpu`).
 
 **Randomness.** ``random_state`` gives one integer seed (``None``: fresh entropy); from it
 the network's initial weights (the global torch generator seeded inside
@@ -110,6 +142,59 @@ def batch_bounds(n: int, batch_size: int) -> list[tuple[int, int]]:
     return bounds
 
 
+#: how the training rows are cut into mini-batches (module docstring)
+BATCH_ITERATIONS = ("epoch", "serial")
+
+
+class EpochBatches:
+    """The mini-batches of ``n`` training rows, epoch by epoch: :meth:`next_epoch` gives the
+    index tensors (on ``device``) of the next epoch's steps, by ``mode`` ``"epoch"`` or
+    ``"serial"`` (module docstring). The permutations are ``torch.randperm(n,
+    generator=generator)``, drawn when the first row of a pass is needed, so both modes
+    draw the same permutations in the same order. ``generator`` is also the method's own
+    generator for any other draws (VPU's)."""
+
+    def __init__(self, torch, n: int, batch_size: int, mode: str, generator, device):
+        if mode not in BATCH_ITERATIONS:
+            raise ValueError(f"batch iteration must be one of {BATCH_ITERATIONS}, got {mode!r}")
+        self._torch, self.n, self.batch_size, self.mode = torch, int(n), int(batch_size), mode
+        self.generator, self.device = generator, device
+        self._order, self._pos = None, 0  # serial: current permutation and position in it
+        self.epochs_done = 0
+        #: rows taken so far (serial: steps * min(batch_size, n))
+        self.rows_taken = 0
+
+    def _permutation(self):
+        return self._torch.randperm(self.n, generator=self.generator).to(self.device)
+
+    def _take(self, m: int):
+        """The next ``m <= n`` rows of the serial order, continuing into a fresh permutation."""
+        parts = []
+        while m > 0:
+            if self._order is None or self._pos == self.n:
+                self._order, self._pos = self._permutation(), 0
+            k = min(m, self.n - self._pos)
+            parts.append(self._order[self._pos:self._pos + k])
+            self._pos += k
+            m -= k
+        return parts[0] if len(parts) == 1 else self._torch.cat(parts)
+
+    def next_epoch(self) -> list:
+        """The index tensors of the next epoch's mini-batches (one per optimizer step)."""
+        self.epochs_done += 1
+        if self.mode == "epoch":
+            perm = self._permutation()
+            batches = [perm[start:stop] for start, stop in batch_bounds(self.n, self.batch_size)]
+            self.rows_taken += self.n
+            return batches
+        size, end = min(self.batch_size, self.n), self.epochs_done * self.n
+        batches = []
+        while self.rows_taken < end:
+            batches.append(self._take(size))
+            self.rows_taken += size
+        return batches
+
+
 class SparseRows:
     """The training rows of a sparse ``X`` (CSR) for the network: indexing rows gives them
     as a dense tensor (the mini-batches are densified one at a time, so the whole matrix
@@ -203,9 +288,11 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         return t
 
     @abstractmethod
-    def _train_epoch(self, torch, module, optimizer, T, generator, epoch, consts) -> dict:
-        """One pass over the training rows by the method's mini-batch step; returns the
-        epoch's ``history_`` entries (nnPU: :mod:`pu_lib.neural.nnpu`, VPU: :mod:`pu_lib.neural.vpu`)."""
+    def _train_epoch(self, torch, module, optimizer, T, batches, epoch, consts) -> dict:
+        """One epoch of the method's mini-batch steps; ``batches`` is the fit's
+        :class:`EpochBatches` (its ``next_epoch()`` gives the epoch's index batches, its
+        ``generator`` seeds any other draw); returns the epoch's ``history_`` entries (nnPU:
+        :mod:`pu_lib.neural.nnpu`, VPU: :mod:`pu_lib.neural.vpu`)."""
 
     @abstractmethod
     def _validation_risk(self, torch, module, T, consts) -> float:
@@ -260,11 +347,13 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             module = self._build(torch, X.shape[1]).to(device=device, dtype=tdtype)
             torch.manual_seed(derive_seed(seed, "train"))
             generator = torch.Generator().manual_seed(derive_seed(seed, "batches"))
+            batches = EpochBatches(torch, T["X"].shape[0], self.batch_size,
+                                   getattr(self, "batch_iteration", "epoch"), generator, T["s"].device)
             optimizer = self._optimizer(torch, module, float(self.learning_rate))
             for epoch in range(self.epochs):
                 module.train()
                 optimizer = self._schedule(torch, module, optimizer, epoch)
-                for key, value in self._train_epoch(torch, module, optimizer, T, generator, epoch, consts).items():
+                for key, value in self._train_epoch(torch, module, optimizer, T, batches, epoch, consts).items():
                     history.setdefault(key, []).append(value)
                 module.eval()
                 if self.keep_epoch_states:

@@ -50,9 +50,10 @@ objective = positive_risk - self.beta; self.x_out = -self.gamma * negative_risk`
   does not push the negative risk back up.
 
 The value reported for such a batch is ``positive risk - beta`` (the reference's
-``objective``); ``history_["risk"]`` is the mean over the epoch's batches of the
-reported values, ``history_["negative_risk"]`` of the negative risks,
-``history_["corrected_steps"]`` the number of corrected batches. Weight decay (Adam's
+``objective``); ``history_["risk"]`` is the mean over the epoch's batches (which batches
+make an epoch: ``batch_iteration``) of the reported values, ``history_["negative_risk"]``
+of the negative risks, ``history_["corrected_steps"]`` the number of corrected batches and
+``history_["steps"]`` the number of batches. Weight decay (Adam's
 ``weight_decay``, the L2 term the reference adds with Chainer's ``WeightDecay`` hook)
 applies to both kinds of step.
 
@@ -64,7 +65,11 @@ applies to both kinds of step.
 (``--epoch``), ``batch_size=30000`` (``--batchsize``), ``learning_rate=1e-3``
 (``--stepsize``, Adam's ``alpha``), ``weight_decay=0.005`` (``make_optimizer``:
 ``WeightDecay(0.005)``), Adam's betas (0.9, 0.999) (Chainer's defaults, which
-``make_optimizer`` keeps), ``model="mlp"`` with ``hidden_sizes=(100,)``, ReLU and no batch
+``make_optimizer`` keeps), ``batch_iteration="serial"`` (``main``: the training rows go
+through ``chainer.iterators.SerialIterator(XYtrain, args.batchsize)``, whose batches all
+have ``batch_size`` rows and run on from one shuffled pass into the next;
+:mod:`pu_lib.neural._training` gives Chainer's code and what an epoch then is),
+``model="mlp"`` with ``hidden_sizes=(100,)``, ReLU and no batch
 norm (``--model 3lp``, ``ThreeLayerPerceptron``: ``d-100-1``). The reference's MNIST
 experiment network (``--preset exp-mnist``, ``MultiLayerPerceptron``) is
 ``model="mlp", hidden_sizes=(300, 300, 300, 300), batch_norm=True``;
@@ -72,12 +77,19 @@ experiment network (``--preset exp-mnist``, ``MultiLayerPerceptron``) is
 Hellinger authors' experiments, as :class:`pu_lib.baselines.PURiskXGBClassifier`).
 
 **Scenarios and the reference's data.** The reference's MNIST set (``dataset.py``,
-``make_PU_dataset_from_binary_dataset`` with ``|U| = |X|``) is 1,000 labeled positives plus
-the whole training set as U (the labeled images appear again in U), even digits positive,
-pixels divided by 255, and the prior the positives' share of the training set. That is
-the single-training-set scenario here: rows with ``s = 1`` count in P and in U, and
-``prior`` is Pr(y = 1) over all rows. In the case-control scenario U is the ``s = 0`` rows
-and ``prior`` is their positive share.
+``make_dataset``'s ``make_pu_dataset_from_binary_dataset`` with ``unlabeled == len(x)``,
+``--preset exp-mnist``: ``--labeled 1000 --unlabeled 60000``) is 61,000 rows: 1,000
+labeled positives (label +1) stacked on the whole training set as U (label -1; the
+labeled images appear again in U), shuffled, even digits positive, pixels divided by 255,
+and the prior ``n_up / n_u``, the positives' share of the 60,000 rows. That is the
+case-control scenario here with P stacked on U (``s = 1`` for the 1,000 rows of P, ``s = 0``
+for the 60,000 of U; ``prior`` the positive share of the ``s = 0`` rows), and the
+reference's batches of 30,000 are drawn from those 61,000 rows (about 492 of P each). The
+single-training-set scenario (the 60,000 rows, the 1,000 labeled among them with ``s = 1``;
+rows with ``s = 1`` count in P and in U, ``prior`` is Pr(y = 1) over all rows) has the same
+risk in expectation, with about 500 labeled rows in each batch of 30,000; 60,000 rows are
+two whole batches, so there both ``batch_iteration`` values take the reference's batch
+sizes.
 
 **Sample weights** enter the weighted means above; integer weights equal repeated rows
 when a batch is the whole training set (``batch_size >= n``, no batch norm, no dropout:
@@ -99,7 +111,7 @@ from pu_lib._seeding import derive_seed
 from pu_lib._validation import SCENARIOS
 from pu_lib.base import PRIOR_CONSTRAINT, SCENARIO_CONSTRAINT
 from pu_lib.neural._models import scores
-from pu_lib.neural._training import NeuralPUBase, batch_bounds
+from pu_lib.neural._training import BATCH_ITERATIONS, NeuralPUBase
 from pu_lib.prior import resolve_prior
 
 __all__ = ["LOSSES", "RISKS", "NNPUClassifier", "loss_pair", "nnpu_objective", "pu_batch_risks"]
@@ -161,6 +173,12 @@ class NNPUClassifier(NeuralPUBase):
     hidden_sizes, activation, batch_norm, dropout : the ``"mlp"``'s hidden widths
         (``(100,)``), ``"relu"`` / ``"softsign"``, batch norm (False) and dropout rate (0).
     epochs, batch_size, learning_rate, weight_decay : Adam training (100, 30000, 1e-3, 0.005).
+    batch_iteration : ``"serial"`` (default; the reference's Chainer ``SerialIterator``: every
+        step on exactly ``min(batch_size, n)`` rows, a batch running on from one shuffled
+        pass into the next, epoch ``k`` ending with the step that completes the ``k``-th
+        pass) or ``"epoch"`` (one shuffled pass per epoch, the last batch shorter); the
+        same model when ``batch_size`` divides ``n`` or is at least ``n``
+        (:mod:`pu_lib.neural._training`).
     early_stopping, validation_fraction, n_iter_no_change : early stopping on held-out PU
         rows by the PU risk (False, 0.1, 10; :mod:`pu_lib.neural._training`).
     keep_epoch_states : keep each epoch's weights for ``staged_*`` predictions (False).
@@ -173,7 +191,8 @@ class NNPUClassifier(NeuralPUBase):
     ----------
     module_ : the fitted ``torch.nn.Module`` (eval mode). device_ : ``"cpu"`` / ``"cuda"``.
     history_ : dict of per-epoch arrays: ``"risk"``, ``"negative_risk"``,
-        ``"corrected_steps"`` (and ``"validation_risk"`` with early stopping).
+        ``"corrected_steps"``, ``"steps"`` (Adam steps in the epoch) (and
+        ``"validation_risk"`` with early stopping).
     n_epochs_ : epochs run. best_epoch_ : index of the epoch whose network is kept.
     epoch_states_ : per-epoch state dicts (numpy) with ``keep_epoch_states``, else None.
     prior_, prior_estimator_, classes_, n_features_in_.
@@ -200,14 +219,16 @@ class NNPUClassifier(NeuralPUBase):
         "oversampled_prior": [Interval(Real, 0.0, 1.0, closed="neither")],
         "beta": [Interval(Real, 0.0, None, closed="left")],
         "gamma": [Interval(Real, 0.0, None, closed="right")],
+        "batch_iteration": [StrOptions(set(BATCH_ITERATIONS))],
         **NeuralPUBase._common_constraints,
     }
 
     def __init__(self, risk="nnpu", loss="sigmoid", prior=None, scenario="single_training_set",
                  oversampled_prior=0.5, beta=0.0, gamma=1.0, model="mlp", hidden_sizes=(100,), activation="relu",
-                 batch_norm=False, dropout=0.0, epochs=100, batch_size=30000, learning_rate=1e-3,
-                 weight_decay=0.005, early_stopping=False, validation_fraction=0.1, n_iter_no_change=10,
-                 keep_epoch_states=False, dtype="float32", device="cpu", random_state=None, n_jobs=None):
+                 batch_norm=False, dropout=0.0, epochs=100, batch_size=30000, batch_iteration="serial",
+                 learning_rate=1e-3, weight_decay=0.005, early_stopping=False, validation_fraction=0.1,
+                 n_iter_no_change=10, keep_epoch_states=False, dtype="float32", device="cpu", random_state=None,
+                 n_jobs=None):
         self.risk = risk
         self.loss = loss
         self.prior = prior
@@ -222,6 +243,7 @@ class NNPUClassifier(NeuralPUBase):
         self.dropout = dropout
         self.epochs = epochs
         self.batch_size = batch_size
+        self.batch_iteration = batch_iteration
         self.learning_rate = learning_rate
         self.weight_decay = weight_decay
         self.early_stopping = early_stopping
@@ -263,12 +285,10 @@ class NNPUClassifier(NeuralPUBase):
         return pu_batch_risks(torch, z, pick(T["s"]), pick(T["w"]), pick(T["in_u"]), prior=consts["prior"],
                               pi_pos=consts["pi_pos"], k=consts["k"], loss=self.loss)
 
-    def _train_epoch(self, torch, module, optimizer, T, generator, epoch, consts):
-        n = T["X"].shape[0]
-        perm = torch.randperm(n, generator=generator).to(T["X"].device)
+    def _train_epoch(self, torch, module, optimizer, T, batches, epoch, consts):
         reported, negatives, corrected = [], [], 0
-        for start, stop in batch_bounds(n, self.batch_size):
-            idx = perm[start:stop]
+        steps = batches.next_epoch()
+        for idx in steps:
             positive, negative = self._risks(torch, module, T, idx, consts)
             objective, value, was_corrected = nnpu_objective(positive, negative, risk=self.risk,
                                                              beta=float(self.beta), gamma=float(self.gamma))
@@ -279,7 +299,7 @@ class NNPUClassifier(NeuralPUBase):
             negatives.append(float(negative.detach()))
             corrected += int(was_corrected)
         return {"risk": float(np.mean(reported)), "negative_risk": float(np.mean(negatives)),
-                "corrected_steps": corrected}
+                "corrected_steps": corrected, "steps": len(steps)}
 
     def _validation_risk(self, torch, module, T, consts):
         positive, negative = self._risks(torch, module, T, None, consts)

@@ -170,7 +170,8 @@ class VPUClassifier(NeuralPUBase):
     def _log_phi(self, torch, module, X):
         return torch.nn.functional.logsigmoid(scores(module, X))
 
-    def _train_epoch(self, torch, module, optimizer, T, generator, epoch, consts):
+    def _train_epoch(self, torch, module, optimizer, T, batches, epoch, consts):
+        generator = batches.generator  # VPU draws its own X and P batches (module docstring)
         X, w = T["X"], T["w"]
         x_rows, p_rows = T["x_rows"], T["p_rows"]
         dev = X.device
