@@ -228,6 +228,7 @@ def _semantic_checks(config: dict) -> None:
                 )
         _check_prior_experiment(config, base, exp)
         _check_given_labels(config, base, exp, users)
+        _check_selection(config, base, exp)
         _check_sweeps(config, base, exp)
         rep = exp["report"]
         if rep["control"] != "best" and rep["control"] not in exp["methods"]:
@@ -319,6 +320,21 @@ def _check_given_labels(config: dict, base: str, exp: dict, users: dict) -> None
                 raise ConfigError(f"methods.{m}.params.{key}: true (the true value) is unknown for data that is "
                                   f"PU already ({', '.join(pu)}, experiment {base.split('.', 1)[1]}); give a "
                                   "number or a prior estimator")
+
+
+def _check_selection(config: dict, base: str, exp: dict) -> None:
+    """A method with ``select`` (parameters chosen on PU folds of the training rows; each
+    spec's own block is checked by :func:`pu_lib.experiments.methods.check_select_spec`)
+    is not run under ``split.refit``: that protocol fits a model on the training part and
+    refits a clone on training + validation rows, and the choice would have to be made
+    twice on different rows."""
+    if not exp["split"].get("refit"):
+        return
+    for j, m in enumerate(exp["methods"]):
+        if config["methods"][m].get("select"):
+            raise ConfigError(f"methods.{m}.select: not with {base}.split.refit (threshold tuning with refit; "
+                              f"{base}.methods[{j}]); give the method a fixed setting there or use an experiment "
+                              "without refit")
 
 
 def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:

@@ -345,6 +345,9 @@ def run_repetition(task: dict) -> dict:
         elif task.get("refit"):
             from pu_lib.experiments.classifier_eval import refit_classifier_row
 
+            if method_spec.get("select"):  # the config check refuses it (validate_config)
+                raise ValueError("select: not with split.refit (threshold tuning with refit)")
+
             # tune on (train, val), then refit a clone on train + val (split.refit)
             full = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"],
                                   tr=split != "test", propensity_attributes=attrs)
@@ -359,8 +362,37 @@ def run_repetition(task: dict) -> dict:
 
             row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
             with _recorded_fit_errors(task, row):
+                if method_spec.get("select"):  # choose parameters on the training rows' (X, s)
+                    est, selection = select_for_repetition(est, method_spec, cell, kwargs, prior_given,
+                                                           task["seed"])
+                    row.update(selection)
                 row.update(classifier_row(est, cell, kwargs, task, prior_given))
         return row
+
+
+def select_for_repetition(est, method_spec: dict, cell, kwargs: dict, prior_given, seed):
+    """``(estimator, columns)``: the method spec's ``select`` block run on one repetition
+    (:func:`pu_lib.experiments.methods.select_params`) -- on the training rows' features and
+    PU labels ``(cell.X_tr, cell.s_tr)`` only, never the test or validation rows nor the
+    true classes -- and the unfitted estimator with the chosen parameters, which
+    :func:`~pu_lib.experiments.classifier_eval.classifier_row` then fits on all training
+    rows.
+
+    The scorer gets the prior the method gets (``prior_given``: the true prior of the
+    training rows for ``params.prior: true``, else the number given) and the scenario in
+    which the method reads ``s`` (:func:`~pu_lib.experiments.classifier_eval.pu_risk_scenario`:
+    its ``scenario`` parameter, else single-training-set -- the runner's training rows are
+    one sample with the labeled rows part of U, for the case-control label sets too); the
+    folds are ``PUStratifiedKFold(cv, shuffle=True, random_state=seed)`` with the
+    repetition's fit seed, so the choice is the same in every run of the cell. ``kwargs``
+    are the method's fit inputs (:func:`fit_kwargs`); an oracle's ``y_true`` is refused."""
+    from pu_lib.experiments.classifier_eval import pu_risk_scenario
+    from pu_lib.experiments.methods import select_params
+
+    if "y_true" in kwargs:
+        raise ValueError("select: the method is fitted on the true classes; selecting its parameters would read them")
+    return select_params(est, method_spec["select"], cell.X_tr, cell.s_tr, prior=prior_given,
+                         scenario=pu_risk_scenario(est), random_state=seed, fit_kwargs=kwargs)
 
 
 #: method-spec ``scale`` values (:func:`scale_features`)
