@@ -375,7 +375,7 @@ def test_bekker_sar_reduced_is_an_overlay_on_the_full_config(repo, schema_path):
     config's targets, seed, methods' specs and protocol (split, metrics, report layout)
     hold, with 3 repetitions and fewer data sets, settings and methods."""
     overlay = yaml.safe_load((repo / "config" / "papers" / "bekker_sar_reduced.yaml").read_text())
-    assert set(overlay) == {"experiments"}
+    assert set(overlay) == {"experiments", "scorecard_reduced"}  # its cells marked reduced in the scorecard
     full = Grid(validate_config(_merged(repo, "papers/bekker_sar.yaml"), schema_path))
     reduced_cfg = validate_config(_merged(repo, "papers/bekker_sar.yaml", "papers/bekker_sar_reduced.yaml"),
                                   schema_path)
