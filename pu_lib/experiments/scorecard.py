@@ -22,7 +22,9 @@ ours beside each published cell:
 - **cause**: the documented causes (config ``scorecard_causes``: kind, text, and the keys
   ``experiment`` / ``dataset`` / ``setting`` / ``method`` / ``metric`` they attach to; an
   omitted key matches anything) of every cell they match, the reduced protocol of a reduced
-  cell, and ``unexplained`` for a cell outside its tolerance that no cause covers.
+  cell, and ``unexplained`` for a cell outside its tolerance that no documented cause covers
+  (the protocol marking alone explains nothing: fewer runs do not move a mean by many sds;
+  a reduction that does, such as fewer epochs, is a ``reduced_protocol`` cause of its own).
 
 An ``experiment`` written ``a+b`` pools the two experiments' cells (the TIcE thesis pools its
 PU and NU data). A ``dataset`` or ``setting`` of ``all`` in the published file is a mean over all data sets
@@ -79,6 +81,7 @@ CAUSE_KINDS = {
     "authors_code_differs": "authors' code differs",
     "settings_unknown": "paper's settings unknown",
     "not_available": "not available",
+    "misprint": "paper's misprint",
     "unexplained": "unexplained",
 }
 #: between the texts of a cell's causes (a text may hold semicolons)
@@ -270,6 +273,7 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
                "protocol": "", "source": "", "difference": math.nan,
                "tolerance": _tolerance(cell["metric"], spec["tolerance"], scale, psd), "within": pd.NA}
         kinds, texts = [], []
+        documented = False
         for cause in spec["causes"]:
             if _matches(cause, cell):
                 kind = cause.get("kind", "unexplained")
@@ -277,6 +281,7 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
                     raise ValueError(f"scorecard_causes: unknown kind {kind!r}; use one of {sorted(CAUSE_KINDS)}")
                 kinds.append(kind)
                 texts.append(str(cause.get("text", "")).strip())
+                documented = documented or kind != "unexplained"
         if o is not None:
             row.update(ours_mean=float(o["mean"]), ours_sd=float(o["sd"]) if pd.notna(o["sd"]) else math.nan,
                        n_runs=int(o["n_runs"]) if pd.notna(o["n_runs"]) else pd.NA,
@@ -295,7 +300,11 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
                                          if spec.get("runs") and pd.notna(row["n_runs"]) and row["n_runs"] < spec["runs"]
                                          else "reduced run")
                 texts.append(why)
-            if row["within"] is False and not kinds:
+            # a documented cause explains a deviation; the protocol marking alone (fewer runs,
+            # a reduced overlay) does not: a deviation beyond tolerance with no other cause
+            # is unexplained. An explicit reduced_protocol cause (e.g. 30 epochs instead of
+            # 200) in scorecard_causes does count.
+            if row["within"] is False and not documented:
                 kinds.append("unexplained")
         elif not kinds or "not_available" not in kinds:
             kinds.append("not_available")
