@@ -1,3 +1,5 @@
+import os
+
 # Config validation (before any job) and the grid derived from it.
 from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger
@@ -131,6 +133,16 @@ def target_outputs(name):
     if name in config["scorecards"]:
         out += [f"results/scorecards/{name}.{ext}" for ext in ("md", "csv", "html")]
     return out
+
+
+def scorecard_published(target):
+    """The published-cells file of a scored target: relative to the working directory, or
+    else to the checkout (the paper configs name config/papers/<paper>.published.csv, and a
+    run may have another working directory)."""
+    path = config["scorecards"][target]["published"]
+    if os.path.isabs(path) or os.path.exists(path):
+        return path
+    return os.path.join(workflow.basedir, path)
 
 
 def scorecard_aggregates(target):

@@ -254,7 +254,7 @@ rule scorecard:
     documented cause; the counts and the paper's claims with their verdicts."""
     input:
         aggregates=lambda wc: scorecard_aggregates(wc.target),
-        published=lambda wc: config["scorecards"][wc.target]["published"],
+        published=lambda wc: scorecard_published(wc.target),
     output:
         md="results/scorecards/{target}.md",
         csv="results/scorecards/{target}.csv",

@@ -6,7 +6,8 @@ from pu_lib.experiments.scorecard import scorecard_from_results, scorecard_count
 
 log = log_to_file(snakemake.log[0])
 target = snakemake.wildcards.target
-config = {"scorecards": {target: snakemake.params.spec}, "scorecard_causes": snakemake.params.causes,
+spec = dict(snakemake.params.spec, published=str(snakemake.input.published))  # as the rule resolved it
+config = {"scorecards": {target: spec}, "scorecard_causes": snakemake.params.causes,
           "scorecard_reduced": snakemake.params.reduced, "scorecard_aliases": snakemake.params.aliases}
 card, claims = scorecard_from_results(config, target, list(snakemake.input.aggregates))
 # the config files as given on the command line, relative to the working directory where they lie under it
