@@ -8,7 +8,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import BaseEstimator, ClassifierMixin
+
+from estimator_doubles import LogisticOnS
 
 from pu_lib import metrics, registry
 from pu_lib.datasets import prepare_dataset
@@ -20,7 +21,7 @@ from pu_lib.experiments.runner import build_tasks, load_cell_dataset, make_label
 SPLIT = {"test_size": 0.3, "val_size": 0.5, "refit": True}
 
 
-class PriorRecorder(ClassifierMixin, BaseEstimator):
+class PriorRecorder(LogisticOnS):
     """Logistic regression on s that records the prior it was given (``prior_``) and the
     rows it was fitted on."""
 
@@ -34,16 +35,8 @@ class PriorRecorder(ClassifierMixin, BaseEstimator):
         from sklearn.preprocessing import StandardScaler
 
         self.n_fit_ = int(X.shape[0])
-        self.model_ = make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)).fit(X, s)
-        self.classes_ = np.array([0, 1])
         self.prior_ = float(self.prior)
-        return self
-
-    def predict_proba(self, X):
-        return self.model_.predict_proba(X)
-
-    def predict(self, X):
-        return self.model_.predict(X).astype(np.int8)
+        return self._fit_on_s(make_pipeline(StandardScaler(), LogisticRegression(max_iter=500)), X, s)
 
 
 @pytest.fixture()

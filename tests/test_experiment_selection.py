@@ -11,9 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.exceptions import NotFittedError
 from sklearn.utils.validation import check_is_fitted
+
+from estimator_doubles import LogisticOnS
 
 from pu_lib import registry
 from pu_lib.datasets import prepare_dataset
@@ -43,7 +45,7 @@ def _without_seconds(columns: dict) -> dict:
     return {k: v for k, v in columns.items() if k != "selection_seconds"}
 
 
-class SpyLogReg(ClassifierMixin, BaseEstimator):
+class SpyLogReg(LogisticOnS):
     """Logistic regression on ``s`` that records every matrix it is fitted on (in the
     class-level list ``seen``: clones share it)."""
 
@@ -58,15 +60,7 @@ class SpyLogReg(ClassifierMixin, BaseEstimator):
         from sklearn.linear_model import LogisticRegression
 
         SpyLogReg.seen.append(np.asarray(X).copy())
-        self.model_ = LogisticRegression(C=self.C, max_iter=500).fit(X, s)
-        self.classes_ = np.array([0, 1])
-        return self
-
-    def predict_proba(self, X):
-        return self.model_.predict_proba(X)
-
-    def predict(self, X):
-        return self.model_.predict(X).astype(np.int8)
+        return self._fit_on_s(LogisticRegression(C=self.C, max_iter=500), X, s)
 
 
 @pytest.fixture()
