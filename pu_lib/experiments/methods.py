@@ -211,20 +211,6 @@ def check_select_spec(spec: dict) -> None:
                          "parameters on the folds would read them")
 
 
-def _jsonable(value):
-    """``value`` with numpy scalars and arrays, tuples and NaN made JSON-friendly (NaN ->
-    None)."""
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple, np.ndarray)):
-        return [_jsonable(v) for v in value]
-    if isinstance(value, np.generic):
-        value = value.item()
-    if isinstance(value, float) and not np.isfinite(value):
-        return None
-    return value
-
-
 def select_params(est, select: dict, X, s, *, prior=None, scenario: str = "single_training_set",
                   random_state=None, fit_kwargs: dict | None = None):
     """Choose ``est``'s parameters on PU data: ``(unfitted estimator, columns)``.
@@ -256,6 +242,7 @@ def select_params(est, select: dict, X, s, *, prior=None, scenario: str = "singl
     from sklearn.base import clone
     from sklearn.model_selection import GridSearchCV
 
+    from pu_lib.labeling._common import jsonable
     from pu_lib.model_selection import PRIOR_SCORERS, PUStratifiedKFold, make_pu_scorer
 
     scorer_name = select["scorer"]
@@ -275,10 +262,14 @@ def select_params(est, select: dict, X, s, *, prior=None, scenario: str = "singl
                          f"(scorer {scorer_name!r}); see the warnings for the errors")
     best = int(np.nanargmax(np.where(np.isfinite(means), means, -np.inf)))
     chosen = dict(res["params"][best])
-    scores = [{"params": _jsonable(p), "mean": _jsonable(float(m)), "std": _jsonable(float(sd))}
+
+    def finite(v):  # NaN (a failed point) as null
+        return float(v) if np.isfinite(v) else None
+
+    scores = [{"params": jsonable(p), "mean": finite(m), "std": finite(sd)}
               for p, m, sd in zip(res["params"], means, res["std_test_score"])]
     columns = {
-        "selected_params": json.dumps(_jsonable(chosen), sort_keys=True),
+        "selected_params": json.dumps(jsonable(chosen), sort_keys=True),
         "selection_scores": json.dumps(scores, sort_keys=True),
         "selection_scorer": scorer_name,
         "selection_prior": prior if prior is not None else float("nan"),

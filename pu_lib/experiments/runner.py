@@ -345,9 +345,6 @@ def run_repetition(task: dict) -> dict:
         elif task.get("refit"):
             from pu_lib.experiments.classifier_eval import refit_classifier_row
 
-            if method_spec.get("select"):  # the config check refuses it (validate_config)
-                raise ValueError("select: not with split.refit (threshold tuning with refit)")
-
             # tune on (train, val), then refit a clone on train + val (split.refit)
             full = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"],
                                   tr=split != "test", propensity_attributes=attrs)
