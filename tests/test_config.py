@@ -119,6 +119,7 @@ def test_predefined_split_config(base_config, schema_path):
     exp = cfg["experiments"]["quick_uci"]
     exp["datasets"] = [{"name": "mnist", "positive": "pu_extra_trees"}, "newsgroups20_svd300"]
     exp["split"] = {"predefined": True, "val_size": 0.1, "test_size": 0.0}  # test_size is ignored
+    cfg["download"] = True  # mnist and 20 newsgroups: the check needs no data mirror beside the checkout
     grid = Grid(validate_config(cfg, schema_path))
     spec = grid.label_spec("quick_uci", "mnist-pos_pu_extra_trees", "scar_c-c0.3")
     assert spec["split"]["predefined"] is True
@@ -344,6 +345,7 @@ def test_pulsnar_overrides_merge_like_snakemake(repo, schema_path):
         cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
         for name in names:
             update_config(cfg, yaml.safe_load((repo / "config" / "papers" / name).read_text()))
+        cfg["download"] = True  # the mirror's data sets: the check needs no mirror beside the checkout
         return Grid(validate_config(cfg, schema_path))
 
     reduced = merged("pulsnar.yaml", "pulsnar_reduced.yaml")
@@ -359,14 +361,17 @@ def test_pulsnar_overrides_merge_like_snakemake(repo, schema_path):
     assert no_km.experiments["pulsnar_snar_dry_bean"]["exp"]["repetitions"] == 5
 
 
-def _merged(repo, *names):
+def _merged(repo, *names, download=None):
     """config/config.yaml with ``names`` (under config/) merged over it as Snakemake merges
-    --configfile files (mappings key by key, lists replaced)."""
+    --configfile files (mappings key by key, lists replaced); ``download=True`` for a check
+    of a config's shape that needs no data mirror beside the checkout (no data are read)."""
     from snakemake.utils import update_config
 
     cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
     for name in names:
         update_config(cfg, yaml.safe_load((repo / "config" / name).read_text()))
+    if download is not None:
+        cfg["download"] = download
     return cfg
 
 
@@ -376,9 +381,9 @@ def test_bekker_sar_reduced_is_an_overlay_on_the_full_config(repo, schema_path):
     hold, with 3 repetitions and fewer data sets, settings and methods."""
     overlay = yaml.safe_load((repo / "config" / "papers" / "bekker_sar_reduced.yaml").read_text())
     assert set(overlay) == {"experiments", "scorecard_reduced"}  # its cells marked reduced in the scorecard
-    full = Grid(validate_config(_merged(repo, "papers/bekker_sar.yaml"), schema_path))
-    reduced_cfg = validate_config(_merged(repo, "papers/bekker_sar.yaml", "papers/bekker_sar_reduced.yaml"),
-                                  schema_path)
+    full = Grid(validate_config(_merged(repo, "papers/bekker_sar.yaml", download=True), schema_path))
+    reduced_cfg = validate_config(
+        _merged(repo, "papers/bekker_sar.yaml", "papers/bekker_sar_reduced.yaml", download=True), schema_path)
     reduced = Grid(reduced_cfg)
     assert reduced_cfg["targets"] == full.config["targets"] and reduced_cfg["seed"] == full.config["seed"]
     for name in ("bekker_sar", "bekker_sar_bias"):
