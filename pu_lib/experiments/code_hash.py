@@ -169,7 +169,17 @@ class _Package:
         for file_name in self._beside(path.parent):
             if any(f"{q}{file_name}{q}".encode() in source for q in ("'", '"')):
                 mod.strings.add(file_name)
-        for node in tree.body:  # what the module's namespace gets from its imports
+        # what the module's namespace gets from its imports: top-level statements and
+        # those of top-level ``if`` / ``try`` blocks (a lazy package ``__init__`` names its
+        # re-exports under ``if TYPE_CHECKING:`` and loads them in ``__getattr__``)
+        top, stack = [], list(reversed(tree.body))
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.If, ast.Try)):
+                stack.extend(reversed([*node.body, *node.orelse, *getattr(node, "finalbody", ())]))
+            else:
+                top.append(node)
+        for node in top:
             if isinstance(node, ast.Import):
                 for alias in node.names:
                     if alias.asname:
