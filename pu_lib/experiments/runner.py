@@ -83,7 +83,10 @@ def _load_cell(entry: dict, dataset_path: str | None, rep: int):
         ds = load_dataset(entry["name"], params=entry["params"], seed=rep)
     else:
         p = Path(dataset_path)
-        ds = _load_file_dataset(str(p), p.stat().st_mtime_ns, _missing_mode(entry) == "drop")
+        # a user dataset's canonical table already follows its own missing-value policy
+        # (pu_lib.datasets.user.read_user_file): nothing is dropped here
+        dropna = "user" not in entry and _missing_mode(entry) == "drop"
+        ds = _load_file_dataset(str(p), p.stat().st_mtime_ns, dropna)
     if labels_given(entry):
         return ds, np.full(ds.n_samples, -1, dtype=np.int8), np.ones(ds.n_samples, dtype=bool)
     user = entry.get("user")
@@ -113,6 +116,9 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
     default, ``missing: drop``); with ``missing: zero`` every row is kept and each NaN
     becomes 0 before anything else, as the PULSNAR authors prepare Mice Protein
     (``examples/pulscar_mouse_protein_alpha_estimation.py``: ``replace(np.nan, 0)``).
+    A user dataset's missing values follow its ``user_datasets`` entry's ``missing``
+    (refuse, drop or impute; :func:`pu_lib.datasets.user.read_user_file`), applied when
+    its canonical table is written: nothing is dropped here.
     """
     ds, y, keep = _load_cell(entry, dataset_path, rep)
     # subclass of each row: the generator's groups (synthetic SNAR), else the original
