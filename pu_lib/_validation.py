@@ -21,8 +21,9 @@ import numpy as np
 
 __all__ = ["CASE_CONTROL", "SCENARIOS", "SINGLE_TRAINING_SET", "DegenerateFeaturesWarning", "SparseInputError",
            "accepts_sparse", "as_1d", "check_X", "check_X_s", "check_binary", "check_fraction", "check_input_kind",
-           "check_prior", "check_probabilities", "check_sample_weight", "check_scenario", "check_varying_features",
-           "is_sparse", "set_sparse_methods_hint", "validate_params", "validate_pu_data", "varying_columns"]
+           "check_prior", "check_prior_feasible", "check_probabilities", "check_sample_weight", "check_scenario",
+           "check_varying_features", "is_sparse", "labeled_share", "set_sparse_methods_hint", "validate_params",
+           "validate_pu_data", "varying_columns"]
 
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
 SINGLE_TRAINING_SET = "single_training_set"
@@ -330,6 +331,60 @@ def check_prior(prior, name: str = "prior") -> float:
         raise ValueError(f"{name} must be a number in (0, 1), got {prior!r}") from None
     if not (0.0 < p < 1.0) or not np.isfinite(p):
         raise ValueError(f"{name} must lie in the open interval (0, 1), got {prior!r}")
+    return p
+
+
+def labeled_share(s, sample_weight=None) -> tuple[float, float, float]:
+    """``(share, n_labeled, n)`` of PU labels ``s`` (1 = labeled): the labeled rows'
+    share of all rows, weighted by ``sample_weight`` when given (the counts are then the
+    weight sums)."""
+    s = np.asarray(s).ravel()
+    if sample_weight is None:
+        n_l, n = float(np.count_nonzero(s == 1)), float(s.shape[0])
+    else:
+        w = np.asarray(sample_weight, dtype=np.float64).ravel()
+        n_l, n = float(w[s == 1].sum()), float(w.sum())
+    return (n_l / n if n > 0 else float("nan")), n_l, n
+
+
+def _count(v: float) -> str:
+    return f"{int(v)}" if float(v).is_integer() else f"{v:.4g}"
+
+
+def check_prior_feasible(prior, s, scenario: str = SINGLE_TRAINING_SET, sample_weight=None,
+                         name: str = "prior") -> float:
+    """A class prior checked against the PU labels it is used with: the one place where
+    a prior that the data make impossible is refused (every classifier through
+    :func:`pu_lib.prior.resolve_prior`, the command line through its ``--prior``).
+
+    ``prior`` is first checked to lie in (0, 1) (:func:`check_prior`). Then, per scenario
+    (Bekker thesis, section 2.1.5):
+
+    * ``"single_training_set"``: the prior is ``Pr(y = 1)`` over all the rows, and every
+      labeled row is a positive, so ``prior >= n_labeled / n`` (the labeled share, weighted
+      by ``sample_weight`` when given; equality means every positive is labeled). A
+      smaller prior is impossible: ``ValueError`` with both numbers.
+    * ``"case_control"``: the prior is ``Pr(y = 1)`` of the population the *unlabeled*
+      rows were drawn from (the fraction of positives among them), and the labeled rows
+      are a separate sample of positives stacked beside it. Their number says nothing
+      about that fraction -- any value in (0, 1) is possible -- so nothing beyond (0, 1)
+      is checked.
+
+    Returns the prior as a float. ``name`` names it in the message (e.g. "prior estimated
+    by TIcE").
+    """
+    p = check_prior(prior, name)
+    check_scenario(scenario)
+    if scenario == CASE_CONTROL:
+        return p
+    share, n_l, n = labeled_share(s, sample_weight)
+    if p < share - 1e-12:
+        rows = "rows labeled" if sample_weight is None else "weighted rows labeled"
+        raise ValueError(
+            f"{name} {p:.4g} is below the labeled share {share:.4g} ({_count(n_l)} of {_count(n)} {rows}): "
+            f"in the single_training_set scenario the prior is Pr(y = 1) over all rows and every labeled row "
+            f"is positive, so the prior cannot be smaller than the labeled share (in the case_control scenario "
+            f"the prior is that of the unlabeled rows' population, with no such bound)")
     return p
 
 

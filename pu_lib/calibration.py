@@ -209,12 +209,8 @@ class PUCalibratedClassifier(PUClassifierMixin, BaseEstimator):
         if self.scenario == CASE_CONTROL:
             c = w_l / (w_l + prior * w_u)
         else:
-            labeled_fraction = w_l / (w_l + w_u)
-            if prior < labeled_fraction:
-                raise ValueError(f"prior={prior:.6g} is below the labeled fraction {labeled_fraction:.6g} of the "
-                                 "training rows; in the single-training-set scenario every labeled row is a "
-                                 "positive, so the class prior is at least the labeled fraction")
-            c = labeled_fraction / prior
+            # resolve_prior refused a prior below the labeled fraction (check_prior_feasible)
+            c = w_l / (w_l + w_u) / prior
 
         folds = StratifiedKFold(n_splits=self.cv, shuffle=True,
                                 random_state=derive_seed(seed, "PUCalibratedClassifier", "cv") % (2**31))

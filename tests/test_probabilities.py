@@ -185,7 +185,7 @@ def _small():
 
 def test_a_prior_below_the_labeled_fraction_is_refused():
     X, s = _small()
-    with pytest.raises(ValueError, match="below the labeled fraction"):
+    with pytest.raises(ValueError, match="below the labeled share"):
         PUCalibratedClassifier(registry.make_estimator("naive"), prior=0.05).fit(X, s)
 
 

@@ -223,7 +223,11 @@ def select_params(est, select: dict, X, s, *, prior=None, scenario: str = "singl
     ``make_pu_scorer(scorer, prior=prior, scenario=scenario)`` (``prior`` is passed only
     to the scorers that need one); one thread (``n_jobs=1``). A fit or score that fails
     gives that fold NaN (scikit-learn's ``error_score``), a point with a NaN fold has a NaN
-    mean and is not chosen; ``ValueError`` when every point is NaN. The chosen point is the
+    mean and is not chosen; ``ValueError`` when every point is NaN. A point whose models
+    predict a single class on every fold
+    (:func:`pu_lib.model_selection.degenerate_predictions`) is not chosen either, unless
+    every point with a score does (its entry in ``selection_scores`` gets
+    ``"degenerate": "predicts only 0"`` or ``"... 1"``). The chosen point is the
     highest mean score over the folds, the first in the grid's order
     (``sklearn.model_selection.ParameterGrid``) among equals; deterministic for an integer
     ``random_state`` and a deterministic estimator. ``fit_kwargs`` go to every fit (row-wise
@@ -243,13 +247,15 @@ def select_params(est, select: dict, X, s, *, prior=None, scenario: str = "singl
     from sklearn.model_selection import GridSearchCV
 
     from pu_lib.labeling._common import jsonable
-    from pu_lib.model_selection import PRIOR_SCORERS, PUStratifiedKFold, make_pu_scorer
+    from pu_lib.model_selection import (PRIOR_SCORERS, PUStratifiedKFold, degenerate_predictions, make_pu_scorer,
+                                        positive_rate_scorer)
 
     scorer_name = select["scorer"]
     cv = int(select.get("cv", SELECT_DEFAULTS["cv"]))
     prior = float(prior) if prior is not None and scorer_name in PRIOR_SCORERS else None
     scorer = make_pu_scorer(scorer_name, prior=prior, scenario=scenario)
-    search = GridSearchCV(clone(est), {k: list(v) for k, v in select["grid"].items()}, scoring=scorer,
+    search = GridSearchCV(clone(est), {k: list(v) for k, v in select["grid"].items()},
+                          scoring={"score": scorer, "positive_rate": positive_rate_scorer},
                           cv=PUStratifiedKFold(n_splits=cv, shuffle=True, random_state=random_state),
                           n_jobs=1, refit=False, error_score=np.nan, return_train_score=False)
     t0 = time.perf_counter()
@@ -260,14 +266,20 @@ def select_params(est, select: dict, X, s, *, prior=None, scenario: str = "singl
     if not np.isfinite(means).any():
         raise ValueError(f"select: every grid point failed or scored NaN on the {cv} folds "
                          f"(scorer {scorer_name!r}); see the warnings for the errors")
-    best = int(np.nanargmax(np.where(np.isfinite(means), means, -np.inf)))
+    rates = np.column_stack([res[f"split{k}_test_positive_rate"] for k in range(cv)])
+    degenerate = [degenerate_predictions(r) for r in rates]
+    # a point that predicts one class on every fold is chosen only when every finite point does
+    usable = np.isfinite(means) & np.array([d is None for d in degenerate])
+    if not usable.any():
+        usable = np.isfinite(means)
+    best = int(np.argmax(np.where(usable, means, -np.inf)))
     chosen = dict(res["params"][best])
 
     def finite(v):  # NaN (a failed point) as null
         return float(v) if np.isfinite(v) else None
 
-    scores = [{"params": jsonable(p), "mean": finite(m), "std": finite(sd)}
-              for p, m, sd in zip(res["params"], means, res["std_test_score"])]
+    scores = [{"params": jsonable(p), "mean": finite(m), "std": finite(sd), **({"degenerate": d} if d else {})}
+              for p, m, sd, d in zip(res["params"], means, res["std_test_score"], degenerate)]
     columns = {
         "selected_params": json.dumps(jsonable(chosen), sort_keys=True),
         "selection_scores": json.dumps(scores, sort_keys=True),

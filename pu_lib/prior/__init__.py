@@ -20,34 +20,80 @@ conversions (Bekker thesis eqs. 2.5-2.7).
   out-of-fold classifier predictions, EM or dmin estimate;
 * :func:`bootstrap_ci` (:mod:`pu_lib.prior.bootstrap`) -- stratified-bootstrap percentile
   intervals for any estimator's ``alpha_``, ``prior_`` and ``c_`` (also
-  ``estimator.bootstrap_ci(X, s)``).
+  ``estimator.bootstrap_ci(X, s)``);
+* :func:`diagnose_prior` (:mod:`pu_lib.prior.diagnostic`) -- several estimators side by
+  side with their intervals, their disagreements, too few labeled rows, a SCAR check
+  (:func:`scar_check`) and a prior-sensitivity sweep (:func:`prior_sweep`).
 
 Classifiers that need a prior take ``prior=`` a number, the name of a prior estimator
 registered in :mod:`pu_lib.registry` (``tice``, ``pulscar``, ``pulsnar``,
 ``elkan_noto_prior``, ``km1``, ``km2``, ``dedpul``) or an estimator instance (:func:`resolve_prior`). XGBoost is
 imported only when a model is built.
+
+Importing this package is cheap: the names below are loaded from their submodules on
+first use (module ``__getattr__``), so ``import pu_lib.prior.bootstrap`` or
+``pu_lib.prior.SCENARIOS`` does not compile DEDPUL's numba kernels nor import every
+estimator; ``from pu_lib.prior import TIcE`` works as before.
 """
 
 from __future__ import annotations
 
-from pu_lib.prior.base import (
-    SCENARIOS,
-    BasePriorEstimator,
-    alpha_from_c,
-    alpha_from_prior,
-    c_from_alpha,
-    population_prior,
-    prior_from_alpha,
-    resolve_prior,
-)
-from pu_lib._validation import DegenerateFeaturesWarning
-from pu_lib.prior.bootstrap import BootstrapResult, BootstrapShiftWarning, bootstrap_ci
-from pu_lib.prior.dedpul import DEDPUL
-from pu_lib.prior.elkan_noto import ElkanNotoPrior
-from pu_lib.prior.km import KMPriorEstimator
-from pu_lib.prior.pulscar import PULSCAR
-from pu_lib.prior.pulsnar import PULSNAR
-from pu_lib.prior.tice import TIcE
+import importlib
+import importlib.util
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
+    from pu_lib._validation import DegenerateFeaturesWarning
+    from pu_lib.prior.base import (
+        SCENARIOS,
+        BasePriorEstimator,
+        alpha_from_c,
+        alpha_from_prior,
+        c_from_alpha,
+        population_prior,
+        prior_from_alpha,
+        resolve_prior,
+    )
+    from pu_lib.prior.bootstrap import BootstrapResult, BootstrapShiftWarning, bootstrap_ci
+    from pu_lib.prior.dedpul import DEDPUL
+    from pu_lib.prior.diagnostic import PriorDiagnosis, diagnose_prior, prior_sweep, scar_check
+    from pu_lib.prior.elkan_noto import ElkanNotoPrior
+    from pu_lib.prior.km import KMPriorEstimator
+    from pu_lib.prior.pulscar import PULSCAR
+    from pu_lib.prior.pulsnar import PULSNAR
+    from pu_lib.prior.tice import TIcE
+
+#: public name -> the module that defines it (loaded on first access)
+_LAZY = {
+    **dict.fromkeys(["SCENARIOS", "BasePriorEstimator", "alpha_from_c", "alpha_from_prior", "c_from_alpha",
+                     "population_prior", "prior_from_alpha", "resolve_prior"], "pu_lib.prior.base"),
+    "DegenerateFeaturesWarning": "pu_lib._validation",
+    **dict.fromkeys(["BootstrapResult", "BootstrapShiftWarning", "bootstrap_ci"], "pu_lib.prior.bootstrap"),
+    "DEDPUL": "pu_lib.prior.dedpul",
+    **dict.fromkeys(["PriorDiagnosis", "diagnose_prior", "prior_sweep", "scar_check"], "pu_lib.prior.diagnostic"),
+    "ElkanNotoPrior": "pu_lib.prior.elkan_noto",
+    "KMPriorEstimator": "pu_lib.prior.km",
+    "PULSCAR": "pu_lib.prior.pulscar",
+    "PULSNAR": "pu_lib.prior.pulsnar",
+    "TIcE": "pu_lib.prior.tice",
+}
+
+
+def __getattr__(name: str):
+    """A public name of :data:`__all__` (imported from its module on first use, then
+    cached here), or a submodule (``pu_lib.prior.tice``) not imported yet."""
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    if not name.startswith("_") and importlib.util.find_spec(f"{__name__}.{name}") is not None:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "SCENARIOS",
@@ -60,12 +106,16 @@ __all__ = [
     "KMPriorEstimator",
     "PULSCAR",
     "PULSNAR",
+    "PriorDiagnosis",
     "TIcE",
     "alpha_from_c",
     "alpha_from_prior",
     "bootstrap_ci",
     "c_from_alpha",
+    "diagnose_prior",
     "population_prior",
     "prior_from_alpha",
+    "prior_sweep",
     "resolve_prior",
+    "scar_check",
 ]

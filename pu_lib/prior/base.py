@@ -43,8 +43,8 @@ from sklearn.utils import ClassifierTags
 
 from pu_lib import registry
 from pu_lib.base import PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS, applicable_expected_failed_checks
-from pu_lib._validation import (SCENARIOS, accepts_sparse, check_prior, check_scenario, check_varying_features,
-                                validate_pu_data)
+from pu_lib._validation import (SCENARIOS, accepts_sparse, check_prior_feasible, check_scenario,
+                                check_varying_features, validate_pu_data)
 
 __all__ = [
     "SCENARIOS",
@@ -127,6 +127,30 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
     _parameter_constraints: dict = {}
     #: XGBoost-based estimators accept NaN features (XGBoost handles missing values)
     _allow_nan = False
+    #: the smallest number of labeled rows the method supports (:meth:`min_labeled`;
+    #: subclasses whose minimum follows from their parameters override that method)
+    _MIN_LABELED = 1
+    #: why the method needs them (the message of the ``ValueError`` of ``fit``)
+    _MIN_LABELED_WHY = "a PU sample needs a labeled row"
+
+    def min_labeled(self) -> int:
+        """The smallest number of labeled rows (``s = 1``) this estimator supports with its
+        current parameters; ``fit`` raises a ``ValueError`` naming it and the reason when
+        the data hold fewer (rows of zero ``sample_weight`` do not count). It is the
+        minimum at which the method's own procedure is defined (its folds, its kernel, its
+        hold-out, its clusters), not a number of rows that makes the estimate accurate:
+        an estimate from a few labeled rows more than this is still very uncertain
+        (:func:`pu_lib.prior.diagnose_prior` shows how much)."""
+        return int(self._MIN_LABELED)
+
+    def _min_labeled_why(self) -> str:
+        return self._MIN_LABELED_WHY.format(self=self)
+
+    def _check_min_labeled(self, s) -> None:
+        n_l, need = int(np.count_nonzero(s == 1)), self.min_labeled()
+        if n_l < need:
+            raise ValueError(f"{type(self).__name__} needs at least {need} labeled rows ({self._min_labeled_why()}); "
+                             f"the data have {n_l}")
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -152,7 +176,8 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         return self._fit(X, s)
 
     def _fit(self, X, s, sample_weight=None):
-        """Validate (:func:`pu_lib._validation.validate_pu_data`), estimate and set the fitted attributes.
+        """Validate (:func:`pu_lib._validation.validate_pu_data`), check the number of
+        labeled rows (:meth:`min_labeled`), estimate and set the fitted attributes.
         With ``sample_weight``, zero-weight rows are dropped first and ``_estimate`` gets
         the other weights (keyword ``sample_weight``); the labeled fraction is then
         weighted.
@@ -167,6 +192,7 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         clusters, TIcE's subsets and the classifiers of PULSCAR / Elkan-Noto all see a
         single labeled point, so ``fit`` warns (:class:`DegenerateFeaturesWarning`)."""
         X, s, w, _ = validate_pu_data(self, X, s, allow_nan=self._allow_nan, sample_weight=sample_weight)
+        self._check_min_labeled(s)
         check_varying_features(X, s, type(self).__name__)
         if w is None:
             kind, value = self._estimate(X, s)
@@ -245,6 +271,15 @@ def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_sta
     the estimate. With ``sample_weight`` the estimator is fitted as
     ``fit(X, s, sample_weight=...)``; ``ValueError`` naming it when its ``fit`` takes no
     ``sample_weight``. Returns ``(prior, fitted_estimator_or_None)``.
+
+    The prior, given or estimated, is checked against ``s``
+    (:func:`pu_lib._validation.check_prior_feasible`): in the single-training-set
+    scenario a prior below the labeled share is impossible and refused with a
+    ``ValueError`` giving both numbers, whether it was given or estimated (the
+    estimators of :mod:`pu_lib.prior` clip their estimates to the feasible region, so an
+    impossible estimate comes from another estimator object: it is refused, not clipped,
+    as its ``prior_`` is then not what it says). An estimate of exactly 1 (or 0) is
+    refused as outside (0, 1): no classifier can learn from it.
     """
     if prior is None:
         raise ValueError(
@@ -259,7 +294,7 @@ def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_sta
         if "random_state" in params and params["random_state"] is None and random_state is not None:
             est.set_params(random_state=random_state)
     else:
-        return check_prior(prior), None
+        return check_prior_feasible(prior, s, scenario, sample_weight), None
     if sample_weight is None:
         est.fit(X, s)
     else:
@@ -272,4 +307,5 @@ def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_sta
             )
         est.fit(X, s, sample_weight=sample_weight)
     value = population_prior(est, scenario)
-    return check_prior(value, f"prior estimated by {type(est).__name__} ({scenario})"), est
+    return check_prior_feasible(value, s, scenario, sample_weight,
+                                f"prior estimated by {type(est).__name__} ({scenario})"), est

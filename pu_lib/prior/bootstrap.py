@@ -300,6 +300,12 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
                          f"got {estimator!r}")
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
     s = _check_labels(s, n_rows)
+    need = estimator.min_labeled() if hasattr(estimator, "min_labeled") else 1
+    n_res = int(s.sum()) // 2 if resampling == "half" else int(s.sum())
+    if n_res < need:  # every resample would fail in fit: say why once, before any fit
+        raise ValueError(f"{type(estimator).__name__} needs at least {need} labeled rows (min_labeled()); a "
+                         f"{'half-sample' if resampling == 'half' else 'resample'} of these data holds {n_res} "
+                         f"of the {int(s.sum())}")
     if not hasattr(X, "iloc"):
         X = np.asarray(X)
 

@@ -293,6 +293,13 @@ class DEDPUL(BasePriorEstimator):
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
     }
     _allow_nan = True
+    _MIN_LABELED_WHY = "one per fold of the stratified n_folds={self.n_folds} cross-validation of its predictions"
+
+    def min_labeled(self) -> int:
+        """``n_folds``: the out-of-fold predictions (and ``tune``'s) come from stratified
+        cross-validation, which needs a labeled row in every fold."""
+        return int(self.n_folds)
+
     #: sparse X with a classifier that takes it (the default XGBoost does; it reads absent
     #: entries as missing values, as for PULSCAR: pu_lib.prior.pulscar.SPARSE_WITH_XGBOOST)
     _accepts_sparse = SparseWhen(lambda est: learner_accepts_sparse(est.estimator, default=True),

@@ -174,6 +174,10 @@ class ElkanNotoPrior(BasePriorEstimator):
     """
 
     _parameter_constraints: dict = dict(PARAMETER_CONSTRAINTS)
+    #: one labeled row to train ``g`` and one held out to estimate ``c`` on
+    #: (:func:`pu_lib.oof.split_rows` holds out at least one of two or more)
+    _MIN_LABELED = 2
+    _MIN_LABELED_WHY = "one to train the classifier g, one held out to estimate c on"
 
     def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
         self.estimator = estimator

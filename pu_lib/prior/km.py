@@ -527,6 +527,11 @@ class KMPriorEstimator(BasePriorEstimator):
         self.epsilon = epsilon
         self.random_state = random_state
 
+    #: the distance curve compares the kernel mean embedding of the labeled rows with
+    #: convex combinations of them (the authors' code needs two labeled and two unlabeled rows)
+    _MIN_LABELED = 2
+    _MIN_LABELED_WHY = "the kernel embedding of the labeled component needs two rows"
+
     def _estimate(self, X, s):
         Xm, Xc = X[s == 0], X[s == 1]
         if Xm.shape[0] < 2 or Xc.shape[0] < 2:

@@ -210,6 +210,13 @@ class PULSCAR(BasePriorEstimator):
     _parameter_constraints: dict = dict(PULSCAR_CONSTRAINTS)
     _allow_nan = True
     _accepts_sparse = SPARSE_WITH_XGBOOST
+    #: ``n_folds`` (:meth:`min_labeled`): the out-of-fold probabilities come from stratified
+    #: ``n_folds``-fold cross-validation, which puts a labeled row in every fold
+    _MIN_LABELED_WHY = "one per fold of the stratified n_folds={self.n_folds} cross-validation"
+
+    def min_labeled(self) -> int:
+        """``n_folds``: the stratified cross-validation needs a labeled row in every fold."""
+        return int(self.n_folds)
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.05, 0.5), bandwidth_search="local", xgb_params=None, booster="xgboost",

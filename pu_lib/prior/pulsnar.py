@@ -376,6 +376,14 @@ class PULSNAR(BasePriorEstimator):
     }
     _allow_nan = True
     _accepts_sparse = SPARSE_WITH_XGBOOST
+    _MIN_LABELED_WHY = ("one per fold of the stratified n_folds={self.n_folds} cross-validation of a cluster "
+                        "(the largest cluster is kept however small)")
+
+    def min_labeled(self) -> int:
+        """``n_folds``: a cluster's stratified cross-validation needs a labeled row in every
+        fold (necessary, not sufficient: when the labeled rows split into several clusters,
+        the largest must hold ``n_folds`` of them)."""
+        return int(self.n_folds)
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,

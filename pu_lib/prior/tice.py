@@ -419,6 +419,20 @@ class TIcE(BasePriorEstimator):
         self.folds = folds
         self.random_state = random_state
 
+    def min_labeled(self) -> int:
+        """At least one labeled row per fold (``n_folds``, or the distinct ids of ``folds``):
+        each fold's tree is grown on that fold and its bound computed on the others, so
+        with fewer labeled rows than folds some fold's tree sees no labeled row and its
+        estimate is only the trivial bound (TIcE on a single labeled row returns whatever
+        ``L/T`` of a subset is, e.g. a prior of 1)."""
+        if self.folds is not None:
+            return max(2, int(np.unique(np.asarray(self.folds)).size))
+        return int(self.n_folds)
+
+    def _min_labeled_why(self) -> str:
+        folds = f"n_folds={self.n_folds}" if self.folds is None else "the distinct ids of folds"
+        return f"one per fold ({folds}): each fold grows its tree on that fold and bounds c on the others"
+
     def _folds(self, n):
         """Fold id of each of the ``n`` rows: ``folds`` checked against the data, or
         :func:`make_folds` seeded by ``random_state``."""
