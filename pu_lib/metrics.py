@@ -35,7 +35,9 @@ __all__ = [
     "EVALUATE_METRICS",
     "METRICS",
     "PRIOR_METRICS",
+    "PRIOR_SCORER_NAMES",
     "PU_RISK_ESTIMATORS",
+    "PU_SCORER_NAMES",
     "accuracy",
     "auc_pr",
     "auc_roc",
@@ -95,6 +97,14 @@ METRICS: dict[str, dict] = {
 
 #: the PU estimates (pu_lib.model_selection) an experiment can report as result columns
 PU_ESTIMATE_METRICS: tuple[str, ...] = ("pu_auc", "pu_auc_corrected", "pu_f1", "pu_accuracy", "nnpu_risk")
+
+#: the names of the PU scorers of :mod:`pu_lib.model_selection` (the keys of its
+#: ``PU_SCORERS``, in order) and those of them that need the class prior (its
+#: ``PRIOR_SCORERS``): here, where importing costs no scikit-learn, so that ``pu-lib --help``
+#: lists them at once (tests/test_model_selection.py checks they match)
+PU_SCORER_NAMES: tuple[str, ...] = ("lee_liu", "pu_f1", "pu_accuracy", "pu_auc", "pu_auc_corrected", "upu_risk",
+                                    "nnpu_risk")
+PRIOR_SCORER_NAMES: frozenset[str] = frozenset({"pu_f1", "pu_accuracy", "pu_auc_corrected", "upu_risk", "nnpu_risk"})
 
 #: the keys of :func:`evaluate`, in order: every metric that is not a result column
 EVALUATE_METRICS: tuple[str, ...] = tuple(k for k, info in METRICS.items() if not info.get("result_column"))

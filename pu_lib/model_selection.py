@@ -55,13 +55,14 @@ from sklearn.model_selection import StratifiedKFold
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import (CASE_CONTROL, SCENARIOS, SINGLE_TRAINING_SET, Interval, StrOptions, as_1d,
                                 check_binary, check_scenario, validate_params)
-from pu_lib.metrics import auc_roc, lee_liu, population_mask, pu_risk_from_losses
+from pu_lib.metrics import PRIOR_SCORER_NAMES, auc_roc, lee_liu, population_mask, pu_risk_from_losses
 
 __all__ = [
     "PRIOR_SCORERS",
     "PUScorer",
     "PUStratifiedKFold",
     "PU_SCORERS",
+    "degenerate_predictions",
     "lee_liu_score",
     "lee_liu_scorer",
     "make_pu_scorer",
@@ -74,6 +75,7 @@ __all__ = [
     "pu_risk_sigmoid",
     "pu_roc_auc_corrected",
     "pu_roc_auc_score",
+    "positive_rate_scorer",
     "nnpu_risk_scorer",
     "upu_risk_scorer",
 ]
@@ -397,8 +399,9 @@ PU_SCORERS = {
     "nnpu_risk": nnpu_risk_scorer,
 }
 
-#: the scorers that need the class prior
-PRIOR_SCORERS = frozenset({"pu_f1", "pu_accuracy", "pu_auc_corrected", "upu_risk", "nnpu_risk"})
+#: the scorers that need the class prior (pu_lib.metrics.PRIOR_SCORER_NAMES, which the
+#: command line's help lists without importing this module)
+PRIOR_SCORERS = PRIOR_SCORER_NAMES
 
 #: scorer name -> what it reads from the estimator (PUScorer)
 _RESPONSE = {"lee_liu": "predict", "pu_f1": "predict", "pu_accuracy": "predict", "pu_auc": "ranking",
@@ -469,3 +472,30 @@ class PUStratifiedKFold(StratifiedKFold):
         seed = seed_to_int(self.random_state) if self.shuffle else None
         inner = StratifiedKFold(n_splits=self.n_splits, shuffle=self.shuffle, random_state=seed)
         yield from inner.split(np.zeros((s.shape[0], 1)), s)
+
+
+# ------------------------------------------------------------------------ degenerate models
+
+
+def positive_rate_scorer(estimator, X, y=None, sample_weight=None) -> float:  # noqa: ARG001 - a scorer's signature
+    """The share of the rows of ``X`` that ``estimator`` predicts positive (1): a
+    scikit-learn scorer (``scoring={"positive_rate": positive_rate_scorer, ...}``) whose
+    per-fold values :func:`degenerate_predictions` reads."""
+    return float(np.mean(np.asarray(estimator.predict(X)).ravel() == 1))
+
+
+def degenerate_predictions(positive_rates) -> str | None:
+    """``"predicts only 0"`` / ``"predicts only 1"`` when the predicted-positive share
+    (:func:`positive_rate_scorer`) is 0 / 1 on every fold, else None.
+
+    The rule by which model selection (``pu-lib select``, the workflow's ``select:``,
+    :func:`pu_lib.experiments.methods.select_params`) marks a model and never ranks it
+    first: a model that predicts a single class everywhere separates nothing, yet a
+    prior-based scorer can rank it high (PU accuracy of "all negative" is about
+    ``1 - prior``, 0.95 at a prior of 0.05)."""
+    r = np.asarray(positive_rates, dtype=float).ravel()
+    if r.size and np.all(r == 0.0):
+        return "predicts only 0"
+    if r.size and np.all(r == 1.0):
+        return "predicts only 1"
+    return None

@@ -108,7 +108,11 @@ def test_scorers_read_the_right_response():
 
 
 def test_every_scorer_documents_its_source_and_assumptions():
+    from pu_lib.metrics import PRIOR_SCORER_NAMES, PU_SCORER_NAMES
+
     assert PRIOR_SCORERS < set(PU_SCORERS)
+    # the names the command line's help lists without importing this module
+    assert tuple(PU_SCORERS) == PU_SCORER_NAMES and PRIOR_SCORERS == PRIOR_SCORER_NAMES
     for name, factory in PU_SCORERS.items():
         doc = " ".join(factory.__doc__.split())
         assert "SCAR" in doc and "Source" in doc, name

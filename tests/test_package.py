@@ -10,10 +10,11 @@ HEAVY_MODULES = ("numba", "llvmlite", "dask", "distributed", "xgboost", "sklearn
 
 def test_import_loads_no_heavy_module():
     """Importing the package, its config reader and its metrics (what a job runner and a
-    report read) loads none of the heavy modules: checked in a fresh interpreter through
+    report read), and the class-prior package with its bootstrap module (what ``pu-lib``'s
+    help reads), loads none of the heavy modules: checked in a fresh interpreter through
     sys.modules, which holds on any machine, loaded or not (a wall-time bound does not)."""
     code = (
-        "import sys; import pu_lib, pu_lib.experiments.config, pu_lib.metrics; "
+        "import sys; import pu_lib, pu_lib.experiments.config, pu_lib.metrics, pu_lib.prior.bootstrap; "
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY_MODULES!r})))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -181,3 +182,15 @@ def test_atomic_outputs_get_the_umask_file_mode(tmp_path):
         importlib.reload(io_mod)
     write_text_atomic("y", tmp_path / "b.txt")
     assert (tmp_path / "b.txt").read_text() == "y"
+
+
+def test_the_prior_package_loads_every_public_name_on_first_use():
+    """pu_lib.prior loads its names lazily (module __getattr__): every name of __all__ has
+    its module in the table, and resolves to the object its module defines."""
+    import pu_lib.prior as prior
+
+    assert set(prior.__all__) == set(prior._LAZY)
+    for name in prior.__all__:
+        module = sys.modules.get(prior._LAZY[name]) or __import__(prior._LAZY[name], fromlist=[name])
+        assert getattr(prior, name) is getattr(module, name), name
+    assert prior.tice.TIcE is prior.TIcE  # a submodule is an attribute too

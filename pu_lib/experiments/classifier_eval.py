@@ -261,24 +261,25 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
 
 def pu_only_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
     """The metric columns on data that is PU already (a user dataset with an ``s_column``:
-    ``cell.y_known`` is False): only what needs no true class. ``lee_liu`` on the
-    validation part if there is one, else in-sample; ``train_pu_risk_01`` with the prior
-    the method used (its ``prior_``, else the prior given in the config; NaN without
-    one); the timings. Every metric that needs the true classes is NaN, and so are
-    ``prior_true``, ``c_true`` and ``propensity_mse``."""
+    ``cell.y_known`` is False): only what needs no true class. ``lee_liu`` and the PU
+    estimates on the test part, the held-out rows the model was not fitted on (the file's
+    ``s`` there; the config check refuses such an experiment without a test part, as
+    in-sample scores would favour the methods that memorise their training labels);
+    ``train_pu_risk_01`` on the training rows with the prior the method used (its
+    ``prior_``, else the prior given in the config; NaN without one); the timings. Every
+    metric that needs the true classes is NaN, and so are ``prior_true``, ``c_true`` and
+    ``propensity_mse``."""
     from pu_lib import metrics
 
     X_tr, s_tr = cell.X_tr, cell.s_tr
     t0 = time.perf_counter()
     est.fit(X_tr, s_tr, **fit_kwargs)
     fit_seconds = time.perf_counter() - t0
-    X_va, _, s_va = cell.part("val")
-    has_val = s_va.shape[0] > 0
+    X_ll, _, s_ll = cell.part("test")
     t0 = time.perf_counter()
     pred_tr = est.predict(X_tr)
-    pred_va = est.predict(X_va) if has_val else None
+    pred_ll = est.predict(X_ll)
     predict_seconds = time.perf_counter() - t0
-    s_ll, pred_ll = (s_va, pred_va) if has_val else (s_tr, pred_tr)
     lee_liu = metrics.lee_liu(s_ll, pred_ll) if s_ll.any() else float("nan")
     prior_hat = getattr(est, "prior_", None)
     if prior_hat is not None and np.isfinite(float(prior_hat)):
@@ -306,7 +307,6 @@ def pu_only_row(est, cell, fit_kwargs: dict, task: dict, prior_given) -> dict:
     }
     row.update({k: float("nan") for k in metrics.EVALUATE_METRICS})
     row.update({"lee_liu": float(lee_liu), "train_pu_risk_01": float(risk)})
-    X_ll = X_va if has_val else X_tr
     proba_ll = est.predict_proba(X_ll)[:, 1]
     score_ll = ranking_score(est, X_ll, proba_ll)
     row.update(pu_estimates(s_ll, pred_ll, proba_ll, score_ll, risk_prior, risk_scenario))

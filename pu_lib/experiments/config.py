@@ -266,13 +266,17 @@ def _semantic_checks(config: dict) -> None:
 def _check_user_entry(spec: dict, path: str, raw) -> None:
     """An experiment's entry of a user dataset: one positive definition (its
     ``positive_value``), no generator params; no ``extend`` for data that is PU already
-    (the class-correlated attributes need the true classes)."""
+    (the class-correlated attributes need the true classes); no ``missing`` (the
+    ``user_datasets`` entry's missing-value policy applies when its file is read)."""
     raw = raw if isinstance(raw, dict) else {"name": raw}
     if raw.get("positive", "default") != "default":
         raise ConfigError(f"{path}.positive: a user dataset has one positive class, its user_datasets "
                           f"positive_value; leave positive out (got {raw['positive']!r})")
     if raw.get("optional"):
         raise ConfigError(f"{path}.optional: applies to registered datasets only (a user dataset is a file)")
+    if raw.get("missing") is not None:
+        raise ConfigError(f"{path}.missing: a user dataset's missing values follow its user_datasets entry's "
+                          f"missing (refuse, drop or impute); set user_datasets.{spec['name']}.missing instead")
     if spec.get("s_column") and raw.get("extend") is not None:
         raise ConfigError(f"{path}.extend: needs the true classes, which {spec['name']!r} (s_column, data that "
                           "is PU already) does not have")
@@ -312,6 +316,18 @@ def _check_given_labels(config: dict, base: str, exp: dict, users: dict) -> None
         if bad:
             raise ConfigError(f"{base}.{field}: needs the true classes, which data that is PU already "
                               f"({', '.join(pu)}) does not have")
+    # a classifier's metrics on such data are PU estimates on the test part (the held-out
+    # rows, stratified on s); on the training rows a method that memorises its labels wins
+    from pu_lib.experiments.methods import is_prior_method
+
+    split = exp["split"]
+    classifiers = not all(is_prior_method(config["methods"][m]["method"]) for m in exp["methods"])
+    if classifiers and split.get("predefined") is not True and (split["evaluate_on"] != "test"
+                                                                or not split["test_size"] > 0):
+        raise ConfigError(f"{base}.split: data that is PU already ({', '.join(pu)}) is scored on held-out rows, "
+                          f"the test part, and this split has none (evaluate_on: {split['evaluate_on']}, test_size: "
+                          f"{split['test_size']:g}): the scores would be those of the training rows; use "
+                          "evaluate_on: test (the default) with test_size > 0 (the default 0.3)")
     for m in exp["methods"]:
         params = config["methods"][m].get("params") or {}
         for key in ("prior", "label_frequency"):
@@ -711,8 +727,12 @@ class Grid:
     def user_canonical(self, name: str) -> str:
         """The canonical Parquet of user dataset ``name`` (rule ``user_dataset``):
         ``results/data/user/<name>-<first 16 hex digits of the file's SHA-256>.parquet``,
-        so that a file with new content is a new job whatever its modification time."""
-        return f"results/data/user/{name}-{self.user_specs[name]['sha256'][:16]}.parquet"
+        so that a file with new content is a new job whatever its modification time (with
+        reading options other than the defaults, the digits hash the file's SHA-256 and the
+        options: :func:`pu_lib.datasets.user.canonical_key`)."""
+        from pu_lib.datasets.user import canonical_key
+
+        return f"results/data/user/{name}-{canonical_key(self.user_specs[name])}.parquet"
 
     def dataset_entry(self, experiment: str, dataset_id: str) -> dict:
         return self.experiments[experiment]["datasets"][dataset_id]

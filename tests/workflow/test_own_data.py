@@ -112,6 +112,10 @@ def test_pu_data_keep_the_files_labels_and_report_only_pu_metrics(own_run):
         assert sorted(labels["row"]) == list(range(N))
         row = pd.read_parquet(_fit(own_run, name)).iloc[0]
         assert np.isfinite(row["lee_liu"]) and 0.0 <= row["pu_auc"] <= 1.0
+        # scored on the held-out test part (the default split), not on the training rows
+        n_test = int((labels["split"] == "test").sum())
+        assert row["evaluate_on"] == "test" and row["n_eval"] == n_test > 0
+        assert row["n_eval"] != row["n_train"] and row["n_eval"] + row["n_train"] == N
         # naive_lr has no class prior and the config gives none: no PU estimate that needs one
         for metric in ("auc_roc", "accuracy", "f1", "prior_true", "pu_f1"):
             assert np.isnan(row[metric]), metric
@@ -174,8 +178,27 @@ def _error(mod, tmp_path):
      r"experiments.own_pu.settings: .* exactly \[\{mechanism: given\}\]"),
     (lambda c: c["experiments"]["own"].update(datasets=["cls_csv", "pu_csv"]),
      r"experiments.own.datasets: mixes data that is PU already"),
+    # no held-out rows: the scores would be those of the training rows
+    (lambda c: c["experiments"]["own_pu"].update(split={"test_size": 0.0, "evaluate_on": "unlabeled"}),
+     r"experiments.own_pu.split: data that is PU already \(pu_csv, pu_pq\) is scored on held-out rows, the "
+     r"test part, and this split has none \(evaluate_on: unlabeled, test_size: 0\)"),
+    (lambda c: c["experiments"]["own_pu"].update(split={"val_size": 0.25, "evaluate_on": "unlabeled"}),
+     r"experiments.own_pu.split: .* use evaluate_on: test \(the default\) with test_size > 0"),
 ])
 def test_config_errors_name_the_problem(mod, expected, tmp_path):
     import re
 
     assert re.search(expected, _error(mod, tmp_path)), _error(mod, tmp_path)
+
+
+def test_a_prior_experiment_on_pu_data_needs_no_test_part(tmp_path, monkeypatch):
+    """Class-prior estimates are not scores of a fitted model: they may use every row."""
+    from pu_lib.experiments.config import DEFAULT_SCHEMA, validate_config
+
+    _tables(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    cfg = copy.deepcopy(CONFIG)
+    cfg["methods"]["tice"] = {"method": "tice"}
+    cfg["experiments"]["own_pu"].update(methods=["tice"], metrics=["fit_seconds"],
+                                        split={"test_size": 0.0, "evaluate_on": "unlabeled"})
+    validate_config(cfg, DEFAULT_SCHEMA)
