@@ -43,8 +43,13 @@ rows, and the test accuracy and mean training negative risk every ``--every`` ep
 epoch (wall time, negative risk, and every ``--every`` epochs the test accuracy) shows
 the progress of a long run. The acceptance target is nnPU at least 92% test accuracy and uPU well below it.
 
+``--init`` is ``NNPUClassifier``'s ``init`` (default ``chainer``, the estimator's default;
+``pytorch`` reproduces the tables of docs/neural.md measured before the option existed);
+the plain loop keeps PyTorch's initialisation. ``benchmarks/bench_neural_init.py`` compares
+the two initialisations' early epochs.
+
 Run: ``python benchmarks/bench_neural.py [--epochs 1] [--repeat 3] [--threads 2]
-[--profile] [--full [--full-epochs 200] [--upu-epochs 200] [--every 10]]``.
+[--profile] [--init chainer] [--full [--full-epochs 200] [--upu-epochs 200] [--every 10]]``.
 """
 
 from __future__ import annotations
@@ -85,8 +90,8 @@ def sync(device: str) -> None:
         torch.cuda.synchronize()
 
 
-def ours(X, s, prior, *, epochs, threads, device, seed, risk="nnpu", keep=False):
-    return NNPUClassifier(risk=risk, prior=prior, model="mlp", hidden_sizes=HIDDEN, batch_norm=True,
+def ours(X, s, prior, *, epochs, threads, device, seed, risk="nnpu", keep=False, init="chainer"):
+    return NNPUClassifier(risk=risk, prior=prior, model="mlp", hidden_sizes=HIDDEN, batch_norm=True, init=init,
                           epochs=epochs, n_jobs=threads, device=device, random_state=seed,
                           keep_epoch_states=keep, **PRESET).fit(X, s)
 
@@ -148,7 +153,8 @@ def accuracy_plain(net, X, y, device):
 def time_epochs(data, args, device):
     X, s, _, Xte, yte, prior = data
     kw = dict(epochs=args.epochs, threads=args.threads, device=device, seed=args.seed)
-    runs = {"NNPUClassifier": lambda: ours(X, s, prior, **kw), "plain loop": lambda: plain(X, s, prior, **kw)}
+    runs = {"NNPUClassifier": lambda: ours(X, s, prior, init=args.init, **kw),
+            "plain loop": lambda: plain(X, s, prior, **kw)}
     times = {k: [] for k in runs}
     cpu = {k: [] for k in runs}
     last = {}
@@ -187,7 +193,7 @@ def profile_fit(data, args):
     X, s, _, _, _, prior = data
     prof = cProfile.Profile()
     prof.enable()
-    ours(X, s, prior, epochs=args.epochs, threads=args.threads, device="cpu", seed=args.seed)
+    ours(X, s, prior, epochs=args.epochs, threads=args.threads, device="cpu", seed=args.seed, init=args.init)
     prof.disable()
     print("\ncProfile of one NNPUClassifier fit (top 15 by own time):")
     pstats.Stats(prof).sort_stats("tottime").print_stats(15)
@@ -224,7 +230,8 @@ def full_run(data, args, device):
           f"{args.threads} threads", flush=True)
     for risk, epochs in (("nnpu", args.full_epochs), ("upu", args.upu_epochs or args.full_epochs)):
         t0 = time.perf_counter()
-        model = _Progress(risk=risk, prior=prior, model="mlp", hidden_sizes=HIDDEN, batch_norm=True, epochs=epochs,
+        model = _Progress(risk=risk, prior=prior, model="mlp", hidden_sizes=HIDDEN, batch_norm=True, init=args.init,
+                          epochs=epochs,
                           n_jobs=args.threads, device=device, random_state=args.seed, keep_epoch_states=True,
                           **PRESET).watch(Xte, yte, args.every).fit(X, s)
         wall = time.perf_counter() - t0
@@ -251,6 +258,9 @@ def main(argv=None):
     ap.add_argument("--full-epochs", type=int, default=200)
     ap.add_argument("--upu-epochs", type=int, default=None, help="uPU epochs in --full (default: --full-epochs)")
     ap.add_argument("--every", type=int, default=10)
+    ap.add_argument("--init", choices=["chainer", "pytorch"], default="chainer",
+                    help="NNPUClassifier's init (its default, chainer; the tables of docs/neural.md measured before "
+                         "the option: pytorch); the plain loop keeps PyTorch's initialisation")
     args = ap.parse_args(argv)
 
     print(f"torch {torch.__version__}, {platform.processor() or platform.machine()}, {os.cpu_count()} cores")

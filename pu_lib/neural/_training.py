@@ -65,9 +65,26 @@ epoch are kept (CPU copies, as numpy arrays) and ``staged_decision_function``,
 ``staged_predict_proba`` and ``staged_predict`` yield the predictions after epoch 1, 2,
 ... (learning curves by epoch). ``history_`` always holds the per-epoch training risk.
 
+**Input arrays.** A read-only ``X`` (or ``sample_weight``), e.g. a memory-mapped array or
+one with ``flags.writeable`` False, is copied before it becomes a tensor (once for the fit,
+chunk by chunk when predicting), since ``torch.from_numpy`` would share its memory and
+warn that it is not writable; writable float input in the network's dtype is used without
+a copy, as before.
+
+**Batch norm needs two rows per training batch.** ``batch_norm=True`` with
+``batch_size=1`` is refused at ``fit`` (``ValueError`` naming both); otherwise no batch of
+one row arises from the built-in iteration (``"serial"`` batches have
+``min(batch_size, n) >= 2`` rows, and a one-row last batch of ``"epoch"`` or of VPU's pass
+joins the one before it, :func:`batch_bounds`). A one-row batch that still reaches a batch
+norm in training (a callable ``model`` with batch norm and ``batch_size=1``, VPU with one
+row in X) raises a ``ValueError`` saying so, in place of torch's "Expected more than 1
+value per channel".
+
 **Pickling.** A fitted estimator pickles its network as architecture (its own parameters
 and ``n_features_in_``) plus state dict as numpy arrays, never a pickled torch module; it
-is rebuilt on the CPU when unpickled (``device_ = "cpu"``), which needs torch.
+is rebuilt on the CPU when unpickled (``device_ = "cpu"``), which needs torch. An estimator
+pickled before the ``init`` parameter existed is read as ``init="pytorch"``, the
+initialisation (and batch-norm eps) it was built with.
 """
 
 from __future__ import annotations
@@ -87,7 +104,7 @@ from pu_lib._validation import is_sparse, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X
 from pu_lib.distributed import effective_n_jobs
-from pu_lib.neural._models import ACTIVATIONS, MODELS, build_model, scores
+from pu_lib.neural._models import ACTIVATIONS, INITS, MODELS, build_model, scores
 
 DEVICES = ("cpu", "cuda", "auto")
 DTYPES = ("float32", "float64")
@@ -126,6 +143,14 @@ def torch_threads(torch, n_jobs):
 def state_to_numpy(module) -> dict:
     """The module's state dict as CPU numpy arrays (copies)."""
     return {k: v.detach().cpu().numpy().copy() for k, v in module.state_dict().items()}
+
+
+def tensor_from_numpy(torch, a: np.ndarray):
+    """``torch.from_numpy(a)``, copying ``a`` first when it is read-only (torch warns that a
+    non-writable array is not writable; the module docstring)."""
+    if not a.flags.writeable:
+        a = np.array(a)
+    return torch.from_numpy(a)
 
 
 def load_numpy_state(torch, module, state: dict) -> None:
@@ -253,6 +278,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         "hidden_sizes": ["array-like"],
         "activation": [StrOptions(set(ACTIVATIONS))],
         "batch_norm": ["boolean"],
+        "init": [StrOptions(set(INITS))],
         "dropout": [Interval(Real, 0.0, 1.0, closed="left")],
         "epochs": [Interval(Integral, 1, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -281,10 +307,10 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         if is_sparse(X):
             Xt = SparseRows(torch, X.astype(np.dtype(self.dtype)), dtype, device)
         else:
-            Xt = torch.from_numpy(np.ascontiguousarray(X, dtype=np.dtype(self.dtype))).to(device)
-        t = {"X": Xt, "s": torch.from_numpy(s.astype(np.bool_)).to(device)}
+            Xt = tensor_from_numpy(torch, np.ascontiguousarray(X, dtype=np.dtype(self.dtype))).to(device)
+        t = {"X": Xt, "s": tensor_from_numpy(torch, s.astype(np.bool_)).to(device)}
         t["w"] = torch.ones(X.shape[0], dtype=dtype, device=device) if w is None else \
-            torch.from_numpy(np.asarray(w, dtype=np.dtype(self.dtype))).to(device)
+            tensor_from_numpy(torch, np.asarray(w, dtype=np.dtype(self.dtype))).to(device)
         return t
 
     @abstractmethod
@@ -308,16 +334,25 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     # ------------------------------------------------------------------ fit
     def _build(self, torch, n_features):
         return build_model(torch, self.model, n_features, hidden_sizes=tuple(self.hidden_sizes),
-                           activation=self.activation, batch_norm=self.batch_norm, dropout=self.dropout)
+                           activation=self.activation, batch_norm=self.batch_norm, dropout=self.dropout,
+                           init=self.init)
 
     def _check_hidden_sizes(self):
         sizes = np.asarray(self.hidden_sizes)
         if sizes.ndim != 1 or (sizes.size and (not np.issubdtype(sizes.dtype, np.integer) or sizes.min() < 1)):
             raise ValueError(f"hidden_sizes must be a sequence of positive integers, got {self.hidden_sizes!r}")
 
+    def _check_batch_norm_rows(self):
+        """``ValueError`` for ``batch_norm=True`` with ``batch_size=1`` (module docstring)."""
+        has_bn = isinstance(self.model, str) and self.model == "mlp" and len(self.hidden_sizes) > 0
+        if self.batch_norm and has_bn and int(self.batch_size) < 2:
+            raise ValueError(f"batch_size={self.batch_size} with batch_norm=True: batch norm needs at least 2 rows "
+                             "in every training batch; use batch_size >= 2 or batch_norm=False")
+
     def _fit(self, X, s, sample_weight):
         torch = import_torch(f"{type(self).__name__} ({self._purpose})")
         self._check_hidden_sizes()
+        self._check_batch_norm_rows()
         # X in the network's dtype (no copy of float32 input), float64 where a prior
         # estimator is fitted on it
         prior = getattr(self, "prior", None)
@@ -353,7 +388,16 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             for epoch in range(self.epochs):
                 module.train()
                 optimizer = self._schedule(torch, module, optimizer, epoch)
-                for key, value in self._train_epoch(torch, module, optimizer, T, batches, epoch, consts).items():
+                try:
+                    epoch_history = self._train_epoch(torch, module, optimizer, T, batches, epoch, consts)
+                except ValueError as exc:
+                    if "Expected more than 1 value per channel" not in str(exc):
+                        raise
+                    raise ValueError(f"a training batch of 1 row reached a batch norm layer (batch_size="
+                                     f"{self.batch_size}, batch_norm={self.batch_norm}, model={self.model!r}): "
+                                     "batch norm needs at least 2 rows per batch in training; use a larger "
+                                     "batch_size (or, for VPU, at least 2 rows in X)") from exc
+                for key, value in epoch_history.items():
                     history.setdefault(key, []).append(value)
                 module.eval()
                 if self.keep_epoch_states:
@@ -405,7 +449,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         with torch_threads(torch, self.n_jobs), torch.no_grad():
             for start in range(0, Xt.shape[0], _PREDICT_CHUNK):
                 rows = Xt[start:start + _PREDICT_CHUNK]
-                chunk = torch.from_numpy(rows.toarray() if sparse else rows).to(self.device_)
+                chunk = tensor_from_numpy(torch, rows.toarray() if sparse else rows).to(self.device_)
                 out.append(scores(module, chunk).detach().cpu().numpy().astype(np.float64))
         return np.concatenate(out) if out else np.empty(0)
 
@@ -475,6 +519,9 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
     def __setstate__(self, state):
         module_state = state.pop("_module_state", None)
+        # pickled before the ``init`` option: built with PyTorch's initialisation (batch
+        # norm eps 1e-5, which the rebuilt network must keep)
+        state.setdefault("init", "pytorch")
         super().__setstate__(state)
         if module_state is not None:
             torch = import_torch(f"{type(self).__name__} ({self._purpose})")

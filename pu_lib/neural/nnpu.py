@@ -70,7 +70,12 @@ through ``chainer.iterators.SerialIterator(XYtrain, args.batchsize)``, whose bat
 have ``batch_size`` rows and run on from one shuffled pass into the next;
 :mod:`pu_lib.neural._training` gives Chainer's code and what an epoch then is),
 ``model="mlp"`` with ``hidden_sizes=(100,)``, ReLU and no batch
-norm (``--model 3lp``, ``ThreeLayerPerceptron``: ``d-100-1``). The reference's MNIST
+norm (``--model 3lp``, ``ThreeLayerPerceptron``: ``d-100-1``), ``init="chainer"`` (the reference
+is Chainer code and its links keep Chainer's default initialisers: LeCun-normal weights,
+zero biases, batch-norm eps 2e-5; :mod:`pu_lib.neural._models`; ``init="pytorch"`` gives
+PyTorch's, with which the reference's MNIST network predicted every test image positive
+after epoch 1 in three of four seeds and fell back to 55-71% for several epochs in three,
+docs/neural.md, "Initialisation"). The reference's MNIST
 experiment network (``--preset exp-mnist``, ``MultiLayerPerceptron``) is
 ``model="mlp", hidden_sizes=(300, 300, 300, 300), batch_norm=True``;
 ``oversampled_prior=0.5`` is Su et al.'s pi' (the ``oversampling=0.50`` of the PU
@@ -167,11 +172,16 @@ class NNPUClassifier(NeuralPUBase):
     scenario : ``"single_training_set"`` (default; U = all rows) or ``"case_control"``
         (U = the ``s = 0`` rows).
     oversampled_prior : pi' of imbalanced nnPU (0.5); ignored by the other risks.
-    beta, gamma : the corrected step's threshold and factor (0, 1).
+    beta, gamma : the corrected step's threshold (``>= 0``) and factor (``0 <= gamma <= 1``,
+        the reference's ``PULoss`` range) (0, 1).
     model : ``"mlp"`` (default), ``"linear"`` or a callable ``n_features -> torch.nn.Module``
         giving one score per row (:mod:`pu_lib.neural._models`).
     hidden_sizes, activation, batch_norm, dropout : the ``"mlp"``'s hidden widths
-        (``(100,)``), ``"relu"`` / ``"softsign"``, batch norm (False) and dropout rate (0).
+        (``(100,)``), ``"relu"`` / ``"softsign"``, batch norm (False) and dropout rate (0);
+        ``batch_norm=True`` needs ``batch_size >= 2`` (``ValueError`` otherwise).
+    init : ``"chainer"`` (default: the reference's, Chainer's initialisation: weights
+        N(0, 1/fan_in), zero biases, batch norm eps 2e-5) or ``"pytorch"`` (PyTorch's
+        defaults); for ``"linear"`` and ``"mlp"`` (:mod:`pu_lib.neural._models`).
     epochs, batch_size, learning_rate, weight_decay : Adam training (100, 30000, 1e-3, 0.005).
     batch_iteration : ``"serial"`` (default; the reference's Chainer ``SerialIterator``: every
         step on exactly ``min(batch_size, n)`` rows, a batch running on from one shuffled
@@ -218,14 +228,15 @@ class NNPUClassifier(NeuralPUBase):
         "scenario": SCENARIO_CONSTRAINT,
         "oversampled_prior": [Interval(Real, 0.0, 1.0, closed="neither")],
         "beta": [Interval(Real, 0.0, None, closed="left")],
-        "gamma": [Interval(Real, 0.0, None, closed="right")],
+        # the reference's PULoss: 0 <= gamma <= 1 (NotImplementedError otherwise)
+        "gamma": [Interval(Real, 0.0, 1.0, closed="both")],
         "batch_iteration": [StrOptions(set(BATCH_ITERATIONS))],
         **NeuralPUBase._common_constraints,
     }
 
     def __init__(self, risk="nnpu", loss="sigmoid", prior=None, scenario="single_training_set",
                  oversampled_prior=0.5, beta=0.0, gamma=1.0, model="mlp", hidden_sizes=(100,), activation="relu",
-                 batch_norm=False, dropout=0.0, epochs=100, batch_size=30000, batch_iteration="serial",
+                 batch_norm=False, dropout=0.0, init="chainer", epochs=100, batch_size=30000, batch_iteration="serial",
                  learning_rate=1e-3, weight_decay=0.005, early_stopping=False, validation_fraction=0.1,
                  n_iter_no_change=10, keep_epoch_states=False, dtype="float32", device="cpu", random_state=None,
                  n_jobs=None):
@@ -241,6 +252,7 @@ class NNPUClassifier(NeuralPUBase):
         self.activation = activation
         self.batch_norm = batch_norm
         self.dropout = dropout
+        self.init = init
         self.epochs = epochs
         self.batch_size = batch_size
         self.batch_iteration = batch_iteration

@@ -30,7 +30,8 @@ PU data (here ``early_stopping``). Defaults from ``run.py``: ``learning_rate=3e-
 (``--lam``); Adam betas (0.5, 0.99), no weight decay, and the learning rate halved with a
 fresh Adam every 20 epochs (``if epoch % 20 == 19``; ``lr_halving_epochs``) from
 ``vpu.py``; the network for vector data (``model_vec.py``: ``d-300-300-300-300-300-300-2``,
-ReLU, no batch norm) is ``hidden_sizes=(300,) * 6``. One difference: the reference's epoch
+ReLU, no batch norm) is ``hidden_sizes=(300,) * 6``, with PyTorch's default initialisation
+(``init="pytorch"``). One difference: the reference's epoch
 is 30 iterations (``--val-iterations``); here an epoch is one pass over X in batches of
 ``batch_size`` (P batches cycle through a fresh permutation of P).
 
@@ -84,6 +85,9 @@ class VPUClassifier(NeuralPUBase):
         None keeps it constant.
     model, hidden_sizes, activation, batch_norm, dropout : the network (``"mlp"``,
         ``(300,) * 6``, ``"relu"``, False, 0; :mod:`pu_lib.neural._models`).
+    init : ``"pytorch"`` (default: PyTorch's initialisation, the VPU reference's, which is
+        PyTorch code) or ``"chainer"`` (LeCun-normal weights, zero biases, batch norm eps
+        2e-5, the nnPU reference's; :mod:`pu_lib.neural._models`).
     epochs, batch_size, learning_rate, weight_decay : Adam training (50, 500, 3e-5, 0).
     early_stopping, validation_fraction, n_iter_no_change, keep_epoch_states, dtype,
     device, random_state, n_jobs : as :class:`pu_lib.neural.NNPUClassifier`.
@@ -116,9 +120,9 @@ class VPUClassifier(NeuralPUBase):
 
     def __init__(self, scenario="single_training_set", mix_alpha=0.3, mix_weight=0.03, lr_halving_epochs=20,
                  model="mlp", hidden_sizes=(300, 300, 300, 300, 300, 300), activation="relu", batch_norm=False,
-                 dropout=0.0, epochs=50, batch_size=500, learning_rate=3e-5, weight_decay=0.0, early_stopping=False,
-                 validation_fraction=0.1, n_iter_no_change=10, keep_epoch_states=False, dtype="float32",
-                 device="cpu", random_state=None, n_jobs=None):
+                 dropout=0.0, init="pytorch", epochs=50, batch_size=500, learning_rate=3e-5, weight_decay=0.0,
+                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=10, keep_epoch_states=False,
+                 dtype="float32", device="cpu", random_state=None, n_jobs=None):
         self.scenario = scenario
         self.mix_alpha = mix_alpha
         self.mix_weight = mix_weight
@@ -128,6 +132,7 @@ class VPUClassifier(NeuralPUBase):
         self.activation = activation
         self.batch_norm = batch_norm
         self.dropout = dropout
+        self.init = init
         self.epochs = epochs
         self.batch_size = batch_size
         self.learning_rate = learning_rate
