@@ -210,6 +210,22 @@ METHODS: dict[str, Method] = {
         "pu_lib.prior:DEDPUL", "prior",
         "alpha from the processed ratio of kernel densities of classifier predictions (EM / dmin)",
         "Ivanov 2020 (DEDPUL)", takes_base=True),
+    "alphamax": Method(
+        "pu_lib.prior:AlphaMax", "prior",
+        "alpha at the knee of the maximised histogram-mixture log-likelihood of classifier predictions",
+        "Jain, White, Trosset & Radivojac 2016 (AlphaMax)", takes_base=True),
+    "alphamax_n": Method(
+        "pu_lib.prior:AlphaMaxN", "prior",
+        "AlphaMax for labeled positives contaminated by negatives: two AlphaMax runs combined",
+        "Jain, White & Radivojac 2016 (AlphaMax-N, NeurIPS)", takes_base=True),
+    "pe": Method(
+        "pu_lib.prior:PEPriorEstimator", "prior",
+        "PE: partial matching of theta p(x|y=1) to the data under the Pearson divergence (uLSIF, Gaussian basis)",
+        "du Plessis & Sugiyama 2014 (IEICE E97-D(5))"),
+    "pen_l1": Method(
+        "pu_lib.prior:PenL1PriorEstimator", "prior",
+        "pen-L1: the prior of least penalised L1 distance between theta p(x|y=1) and p(x), closed form per candidate",
+        "du Plessis, Niu & Sugiyama 2015 (ACML; 'Christoffel, Niu & Sugiyama 2016' in the Bekker thesis)"),
 }
 
 

@@ -11,11 +11,15 @@ from pu_lib import registry
 from pu_lib.labeling import label_frequency_from_prior, prior_from_label_frequency
 from pu_lib.prior import (
     DEDPUL,
+    AlphaMax,
+    AlphaMaxN,
     PULSCAR,
     PULSNAR,
     BasePriorEstimator,
     ElkanNotoPrior,
     KMPriorEstimator,
+    PEPriorEstimator,
+    PenL1PriorEstimator,
     TIcE,
     alpha_from_c,
     alpha_from_prior,
@@ -139,9 +143,12 @@ def test_base_rejects_pu_data_without_both_label_kinds_nan_or_wrong_length():
 
 # ----------------------------------------------------------------- registry / resolve
 def test_prior_names_are_the_registry_prior_entries_and_get_the_callers_seed():
-    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior", "km1", "km2", "dedpul"]
+    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior", "km1", "km2", "dedpul",
+                                       "alphamax", "alphamax_n", "pe", "pen_l1"]
     classes = {"tice": TIcE, "pulscar": PULSCAR, "pulsnar": PULSNAR, "elkan_noto_prior": ElkanNotoPrior,
-               "km1": KMPriorEstimator, "km2": KMPriorEstimator, "dedpul": DEDPUL}
+               "km1": KMPriorEstimator, "km2": KMPriorEstimator, "dedpul": DEDPUL,
+               "alphamax": AlphaMax, "alphamax_n": AlphaMaxN,
+               "pe": PEPriorEstimator, "pen_l1": PenL1PriorEstimator}
     for name in registry.names("prior"):
         est = registry.make_estimator(name, kind="prior", random_state=3)
         assert type(est) is classes[name] and est.random_state == 3

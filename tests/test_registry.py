@@ -32,7 +32,8 @@ def test_every_entry_is_an_estimator_of_its_kind():
 def test_names_by_kind_partition_the_registry():
     assert set(registry.names("classifier")) | set(registry.names("prior")) == set(registry.names())
     assert not set(registry.names("classifier")) & set(registry.names("prior"))
-    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior", "km1", "km2", "dedpul"]
+    assert registry.names("prior") == ["tice", "pulscar", "pulsnar", "elkan_noto_prior", "km1", "km2", "dedpul",
+                                       "alphamax", "alphamax_n", "pe", "pen_l1"]
     with pytest.raises(ValueError, match="kind must be one of"):
         registry.names("regressor")
 

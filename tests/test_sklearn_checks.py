@@ -68,6 +68,8 @@ CHECK_PARAMS: dict[str, dict] = {
     "pulsnar": {"n_folds": 2, "max_depth": 2, "n_bins": 8, "xgb_params": {"n_estimators": 5}, "max_clusters": 2},
     "tice": {"max_splits": 20},
     "dedpul": {"n_folds": 2, "max_depth": 2, "xgb_params": {"n_estimators": 5}},
+    "alphamax": {"n_folds": 2, "max_depth": 2, "xgb_params": {"n_estimators": 5}},
+    "alphamax_n": {"n_folds": 2, "max_depth": 2, "xgb_params": {"n_estimators": 5}},
     # SAR methods (Bekker thesis ch. 5): a propensity function in place of the fit input
     # and a given label frequency, both 1 (the checks fit on y: every positive labeled, so
     # e = 1 is the truth), the first column as propensity attribute, few EM iterations

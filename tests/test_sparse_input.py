@@ -60,6 +60,10 @@ SPARSE = {
     "pulscar": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}}, "missing"),
     "pulsnar": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}, "max_clusters": 2}, "missing"),
     "dedpul": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}}, "missing"),
+    "alphamax": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}}, "missing"),
+    "alphamax_n": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}}, "missing"),
+    "pe": ({}, "zeros"),
+    "pen_l1": ({}, "zeros"),
 }
 #: further sparse-capable settings of a method: (name, params, reference kind)
 VARIANTS = [

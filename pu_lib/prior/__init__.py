@@ -44,6 +44,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
     from pu_lib._validation import DegenerateFeaturesWarning
+    from pu_lib.prior.alphamax import AlphaMax, AlphaMaxN
     from pu_lib.prior.base import (
         SCENARIOS,
         BasePriorEstimator,
@@ -59,6 +60,8 @@ if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
     from pu_lib.prior.diagnostic import PriorDiagnosis, diagnose_prior, prior_sweep, scar_check
     from pu_lib.prior.elkan_noto import ElkanNotoPrior
     from pu_lib.prior.km import KMPriorEstimator
+    from pu_lib.prior.pe import PEPriorEstimator
+    from pu_lib.prior.pen_l1 import PenL1PriorEstimator
     from pu_lib.prior.pulscar import PULSCAR
     from pu_lib.prior.pulsnar import PULSNAR
     from pu_lib.prior.tice import TIcE
@@ -70,9 +73,12 @@ _LAZY = {
     "DegenerateFeaturesWarning": "pu_lib._validation",
     **dict.fromkeys(["BootstrapResult", "BootstrapShiftWarning", "bootstrap_ci"], "pu_lib.prior.bootstrap"),
     "DEDPUL": "pu_lib.prior.dedpul",
+    **dict.fromkeys(["AlphaMax", "AlphaMaxN"], "pu_lib.prior.alphamax"),
     **dict.fromkeys(["PriorDiagnosis", "diagnose_prior", "prior_sweep", "scar_check"], "pu_lib.prior.diagnostic"),
     "ElkanNotoPrior": "pu_lib.prior.elkan_noto",
     "KMPriorEstimator": "pu_lib.prior.km",
+    "PEPriorEstimator": "pu_lib.prior.pe",
+    "PenL1PriorEstimator": "pu_lib.prior.pen_l1",
     "PULSCAR": "pu_lib.prior.pulscar",
     "PULSNAR": "pu_lib.prior.pulsnar",
     "TIcE": "pu_lib.prior.tice",
@@ -102,8 +108,12 @@ __all__ = [
     "BootstrapShiftWarning",
     "DegenerateFeaturesWarning",
     "DEDPUL",
+    "AlphaMax",
+    "AlphaMaxN",
     "ElkanNotoPrior",
     "KMPriorEstimator",
+    "PEPriorEstimator",
+    "PenL1PriorEstimator",
     "PULSCAR",
     "PULSNAR",
     "PriorDiagnosis",
