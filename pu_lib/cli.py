@@ -48,7 +48,7 @@ _TABLE_SUFFIXES = {".csv": "csv", ".parquet": "parquet", ".pq": "parquet"}
 _MODEL_FORMAT = "pu_lib.cli model 1"
 #: the class-prior estimator of ``pu-lib prior`` without ``--method`` (and the one ``select``
 #: suggests when a method needs a prior and ``--prior`` is not given)
-DEFAULT_PRIOR_ESTIMATOR = "pulsnar"
+DEFAULT_PRIOR_ESTIMATOR = "dedpul"
 
 
 class UserError(Exception):
