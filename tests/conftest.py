@@ -29,6 +29,23 @@ LR_METHODS = {
 }
 
 
+def pickled_modules(data: bytes) -> set:
+    """The modules whose classes or functions a pickle references (``find_class``), e.g.
+    to check that no torch object is among them (a string value ``"pytorch"`` may be)."""
+    import io
+    import pickle
+
+    modules = set()
+
+    class _Recorder(pickle.Unpickler):
+        def find_class(self, module, name):
+            modules.add(module)
+            return super().find_class(module, name)
+
+    _Recorder(io.BytesIO(data)).load()
+    return modules
+
+
 def two_gaussians(n=3000, pi=0.4, c=0.3, shift=3.0, seed=0):
     """A SCAR PU sample of two Gaussians in 3-d (positives shifted by ``shift`` in every
     coordinate): ``(X, s, y)`` with class prior ``pi`` and label frequency ``c``."""

@@ -6,33 +6,19 @@ Tiny data and networks; skipped without torch (failed with PU_LIB_REQUIRE_TORCH=
 
 from __future__ import annotations
 
-import io
 import pickle
 import sys
 
 import numpy as np
 import pytest
 
-from conftest import torch_or_skip
+from conftest import pickled_modules, torch_or_skip
 
 torch = torch_or_skip()
 
 from pu_lib.neural import NNPUClassifier  # noqa: E402
 from pu_lib.neural.nnpu import nnpu_objective, pu_batch_risks  # noqa: E402
 
-
-def _pickled_modules(data: bytes) -> set:
-    """The modules whose classes or functions a pickle references (``find_class``): no
-    torch object may be among them (the string value ``init="pytorch"`` may be)."""
-    modules = set()
-
-    class _Recorder(pickle.Unpickler):
-        def find_class(self, module, name):
-            modules.add(module)
-            return super().find_class(module, name)
-
-    _Recorder(io.BytesIO(data)).load()
-    return modules
 
 SMALL = {"hidden_sizes": (8,), "epochs": 5, "batch_size": 64, "learning_rate": 1e-2, "random_state": 0}
 
@@ -184,7 +170,7 @@ def test_models_fit_and_pickle_without_torch_objects(params):
     X, s, _ = _data()
     est = NNPUClassifier(prior=0.4, **{**SMALL, **params}).fit(X, s)
     data = pickle.dumps(est)
-    assert not any(m == "torch" or m.startswith("torch.") for m in _pickled_modules(data))
+    assert not any(m == "torch" or m.startswith("torch.") for m in pickled_modules(data))
     loaded = pickle.loads(data)
     np.testing.assert_array_equal(loaded.predict_proba(X), est.predict_proba(X))
     np.testing.assert_array_equal(loaded.predict(X), (est.decision_function(X) >= 0).astype(int))

@@ -6,32 +6,18 @@ PU_LIB_REQUIRE_TORCH=1)."""
 from __future__ import annotations
 
 import math
-import io
 import pickle
 
 import numpy as np
 import pytest
 
-from conftest import torch_or_skip
+from conftest import pickled_modules, torch_or_skip
 
 torch = torch_or_skip()
 
 from pu_lib.neural import VPUClassifier  # noqa: E402
 from pu_lib.neural.vpu import vpu_variational_loss  # noqa: E402
 
-
-def _pickled_modules(data: bytes) -> set:
-    """The modules whose classes or functions a pickle references (``find_class``): no
-    torch object may be among them (the string value ``init="pytorch"`` may be)."""
-    modules = set()
-
-    class _Recorder(pickle.Unpickler):
-        def find_class(self, module, name):
-            modules.add(module)
-            return super().find_class(module, name)
-
-    _Recorder(io.BytesIO(data)).load()
-    return modules
 
 SMALL = {"hidden_sizes": (16,), "epochs": 20, "batch_size": 64, "learning_rate": 1e-2, "random_state": 0}
 
@@ -73,7 +59,7 @@ def test_same_seed_same_model_and_pickle_round_trip():
     b = VPUClassifier(**params).fit(X, s)
     np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
     data = pickle.dumps(a)
-    assert not any(m == "torch" or m.startswith("torch.") for m in _pickled_modules(data))
+    assert not any(m == "torch" or m.startswith("torch.") for m in pickled_modules(data))
     np.testing.assert_array_equal(pickle.loads(data).predict_proba(X), a.predict_proba(X))
 
 

@@ -18,12 +18,21 @@ import numpy as np
 
 from pu_lib._validation import is_sparse
 
-__all__ = ["cv_folds", "fold_sums", "median_distance", "sq_dists", "take_rows"]
+__all__ = ["cv_folds", "fold_sums", "median_distance", "sq_dists", "split_samples", "take_rows"]
 
 
 def take_rows(X, idx):
     """Rows ``idx`` of a dense array or a CSR matrix (kept in its format)."""
     return X[np.asarray(idx, dtype=np.int64)]
+
+
+def split_samples(X, s, n_folds: int, name: str):
+    """``(Xp, Xu)``: the labeled and the unlabeled rows of ``X``; ``ValueError`` naming
+    ``name`` when the unlabeled rows are too few for ``n_folds`` cross-validation folds."""
+    Xp, Xu = take_rows(X, np.flatnonzero(s == 1)), take_rows(X, np.flatnonzero(s == 0))
+    if Xu.shape[0] < n_folds:
+        raise ValueError(f"{name} needs at least n_folds={n_folds} unlabeled rows, got {Xu.shape[0]}")
+    return Xp, Xu
 
 
 def _row_sq_norms(X) -> np.ndarray:

@@ -75,7 +75,7 @@ from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
 from pu_lib._validation import is_sparse
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.distributed import limit_threads
-from pu_lib.prior._gauss_basis import cv_folds, median_distance, sq_dists, take_rows
+from pu_lib.prior._gauss_basis import cv_folds, median_distance, sq_dists, split_samples, take_rows
 from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["PE_DEFAULTS", "PEPriorEstimator", "pe_estimate"]
@@ -227,10 +227,7 @@ class PEPriorEstimator(BasePriorEstimator):
         return int(self.n_folds)
 
     def _estimate(self, X, s):
-        Xp, Xu = take_rows(X, np.flatnonzero(s == 1)), take_rows(X, np.flatnonzero(s == 0))
-        if Xu.shape[0] < self.n_folds:
-            raise ValueError(f"{type(self).__name__} needs at least n_folds={self.n_folds} unlabeled rows, "
-                             f"got {Xu.shape[0]}")
+        Xp, Xu = split_samples(X, s, self.n_folds, type(self).__name__)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         with limit_threads(1):  # many small BLAS calls: one thread (module docstring)
             res = pe_estimate(Xp, Xu, sigma_factors=self.sigma_factors, lambdas=self.lambdas, n_folds=self.n_folds,

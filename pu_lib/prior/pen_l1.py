@@ -60,7 +60,7 @@ from sklearn.utils._param_validation import Interval
 from pu_lib._seeding import check_random_state, derive_seed, seed_to_int
 from pu_lib.base import RANDOM_STATE_CONSTRAINT
 from pu_lib.distributed import limit_threads
-from pu_lib.prior._gauss_basis import cv_folds, fold_sums, sq_dists, take_rows
+from pu_lib.prior._gauss_basis import cv_folds, fold_sums, sq_dists, split_samples, take_rows
 from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["PEN_L1_DEFAULTS", "PenL1PriorEstimator", "pen_l1_estimate", "prior_grid"]
@@ -197,10 +197,7 @@ class PenL1PriorEstimator(BasePriorEstimator):
         return int(self.n_folds)
 
     def _estimate(self, X, s):
-        Xp, Xu = take_rows(X, np.flatnonzero(s == 1)), take_rows(X, np.flatnonzero(s == 0))
-        if Xu.shape[0] < self.n_folds:
-            raise ValueError(f"{type(self).__name__} needs at least n_folds={self.n_folds} unlabeled rows, "
-                             f"got {Xu.shape[0]}")
+        Xp, Xu = split_samples(X, s, self.n_folds, type(self).__name__)
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         with limit_threads(1):
             res = pen_l1_estimate(Xp, Xu, priors=prior_grid(self.prior_step), sigma_factors=self.sigma_factors,
