@@ -178,3 +178,21 @@ def test_after_sigkill_the_same_command_resumes(tmp_path):
     assert "--rerun-incomplete" in rerun.stderr
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["0.txt", "1.txt"]
     assert not list((snake / "locks").glob("*.lock")) and not (snake / cli.RUN_STATE_FILE).exists()
+
+
+@pytest.mark.slow  # one start of Snakemake and a 3-s job: 5-20 s (load)
+def test_sigkill_to_pu_lib_alone_leaves_no_snakemake_running(tmp_path):
+    """``kill -9`` of the pu-lib process alone (no chance to forward anything): Snakemake,
+    its child, gets SIGTERM from the kernel (the parent-death signal), ends and removes its
+    lock, instead of running on as an orphan that holds it."""
+    if not sys.platform.startswith("linux"):
+        pytest.skip("the parent-death signal is Linux's")
+    cmd = _workflow(tmp_path, delay=3)
+    proc, snakemake_pid = _start_and_wait_for_a_job(tmp_path, cmd)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait(timeout=60)
+    deadline = time.monotonic() + 120
+    while cli._snakemake_processes(tmp_path.resolve()) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert cli._snakemake_processes(tmp_path.resolve()) == []
+    assert not list((tmp_path / ".snakemake" / "locks").glob("*.lock"))
