@@ -21,6 +21,7 @@ __all__ = ["EXTRAS", "available", "install_hint", "require"]
 #: top-level module -> (distribution on PyPI, extra of pu_lib that installs it)
 EXTRAS: dict[str, tuple[str, str]] = {
     "xgboost": ("xgboost", "xgboost"),
+    "catboost": ("catboost", "catboost"),
     "imblearn": ("imbalanced-learn", "imbalanced"),
     "dask": ("dask", "dask"),
     "distributed": ("distributed", "dask"),

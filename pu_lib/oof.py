@@ -12,7 +12,9 @@ Users:
 * Rank Pruning (:mod:`pu_lib.baselines.rank_pruning`; Northcutt et al. 2017): the
   out-of-fold ``g(x) = P(s=1|x)`` of any base classifier and each row's fold
   (:func:`cv_probabilities` with ``return_folds=True``), for the per-fold confident counts;
-* DEDPUL (:mod:`pu_lib.prior.dedpul`): :func:`cv_probabilities` with any estimator;
+* DEDPUL (:mod:`pu_lib.prior.dedpul`): :func:`cv_probabilities` with any estimator, or
+  with CatBoost (``booster="catboost"``, :data:`CATBOOST_DEFAULTS`: the PULSNAR paper ran
+  DEDPUL on CatBoost; CatBoost 1.2.10 gave bit-identical models for 1, 2 and 4 threads);
 * Elkan-Noto (:func:`pu_lib.prior.elkan_noto.elkan_noto_fit`, behind the prior estimator
   and the classifier): the stratified hold-out split (:func:`stratified_hold_out`,
   :func:`split_rows`) on which the label frequency ``c`` is estimated from held-out
@@ -61,7 +63,10 @@ from pu_lib.distributed import effective_n_jobs, limit_threads, parallel_map, re
 
 __all__ = [
     "BOOSTERS",
+    "CATBOOST_DEFAULTS",
+    "CV_BOOSTERS",
     "check_booster",
+    "check_catboost_params",
     "check_extra_xgb_params",
     "check_xgb_estimator",
     "check_xgb_params",
@@ -275,12 +280,63 @@ _HIST_PARAMS = {"learning_rate": "learning_rate", "eta": "learning_rate", "n_est
                 "gamma": "gamma", "min_split_loss": "gamma", "max_bin": "max_bin"}
 
 
-def check_booster(booster, estimator=None) -> str:
-    if not isinstance(booster, str) or booster not in BOOSTERS:
-        raise ValueError(f"booster must be one of {BOOSTERS}, got {booster!r}")
-    if booster == "hist_boost" and estimator is not None:
-        raise ValueError('booster="hist_boost" builds its own models; leave estimator=None')
+#: The boosters :func:`cv_probabilities` and :func:`cv_probabilities_many` take: those of
+#: :data:`BOOSTERS` and CatBoost (``"catboost"``, the extra ``catboost``; DEDPUL's classifier
+#: in the PULSNAR paper's comparison, see :data:`CATBOOST_DEFAULTS`).
+CV_BOOSTERS = BOOSTERS + ("catboost",)
+
+#: The CatBoost models of ``booster="catboost"``: the settings of the CatBoost variant in the
+#: DEDPUL authors' code (dimonenka/DEDPUL, commit 04c0281, experiments_UCI_MNIST.ipynb,
+#: ``estimate_preds_cv_options`` of the commented "### catboost" block: 500 iterations,
+#: depth 8, learning rate 0.02, ``l2_leaf_reg`` 10, early stopping after 25 rounds), fitted as
+#: their ``algorithms.py`` ``estimate_preds_cv_catboost`` does: the held-out fold is the
+#: ``eval_set`` (its labels ``s`` choose the number of trees, ``use_best_model``) and the
+#: class weights are ``(share of class 0, share of class 1)`` swapped, i.e. each class
+#: weighted by the other's share of the problem's rows. ``catboost_params`` override them.
+CATBOOST_DEFAULTS: dict = {"iterations": 500, "depth": 8, "learning_rate": 0.02, "l2_leaf_reg": 10,
+                           "early_stopping_rounds": 25, "use_best_model": True}
+
+#: CatBoost parameters that the fold code sets itself
+_CATBOOST_OWN = ("random_seed", "random_state", "thread_count", "class_weights", "verbose", "logging_level",
+                 "allow_writing_files", "train_dir")
+
+
+def check_booster(booster, estimator=None, allowed=BOOSTERS) -> str:
+    if not isinstance(booster, str) or booster not in allowed:
+        raise ValueError(f"booster must be one of {tuple(allowed)}, got {booster!r}")
+    if booster in ("hist_boost", "catboost") and estimator is not None:
+        raise ValueError(f'booster="{booster}" builds its own models; leave estimator=None')
     return booster
+
+
+def check_catboost_params(catboost_params) -> dict:
+    """:data:`CATBOOST_DEFAULTS` updated by ``catboost_params`` (None or a dict of
+    ``CatBoostClassifier`` parameters other than the seed, threads, class weights and
+    logging, which the fold code sets); ``ValueError`` naming a parameter it sets."""
+    if catboost_params is None:
+        return dict(CATBOOST_DEFAULTS)
+    if not isinstance(catboost_params, dict):
+        raise ValueError(f"catboost_params must be a dict or None, got {type(catboost_params).__name__}")
+    bad = sorted(set(catboost_params) & set(_CATBOOST_OWN))
+    if bad:
+        raise ValueError(f"catboost_params must not set {bad}: the seed comes from random_state, the threads "
+                         "from n_jobs, the class weights from the class shares")
+    return {**CATBOOST_DEFAULTS, **catboost_params}
+
+
+def _catboost_fold(X, y, train, test, params, seed, n_threads, class_weights):
+    """One fold's CatBoost model (:data:`CATBOOST_DEFAULTS`): fitted on ``train`` with the
+    ``test`` rows as its evaluation set, class-1 probabilities of the ``test`` rows."""
+    cb = require("catboost", purpose='booster="catboost" (DEDPUL on CatBoost, as in the PULSNAR paper)')
+    model = cb.CatBoostClassifier(**params, class_weights=list(class_weights), random_seed=int(seed) % (2**31),
+                                  thread_count=int(n_threads), verbose=False, allow_writing_files=False)
+    with limit_threads(1):  # CatBoost's own threads only (no BLAS underneath)
+        model.fit(X[train], y[train], eval_set=(X[test], y[test]))
+    return _class1_proba(model, X[test])
+
+
+def _dask_catboost_fold(X, y, train, test, params, seed, class_weights):
+    return _catboost_fold(X, y, train, test, params, seed, 1, class_weights)
 
 
 @validate_params({"max_depth": MAX_DEPTH_CONSTRAINT})
@@ -348,7 +404,8 @@ def xgb_float32(X):
 @validate_params({"n_folds": N_FOLDS_CONSTRAINT, "scale_pos_weight": SCALE_POS_WEIGHT_CONSTRAINT,
                   "max_depth": MAX_DEPTH_CONSTRAINT, "use_dask": ["boolean"]})
 def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, scale_pos_weight="auto", *,
-                          max_depth=6, xgb_params=None, booster="xgboost", binned=None, use_dask=False) -> list:
+                          max_depth=6, xgb_params=None, booster="xgboost", binned=None, use_dask=False,
+                          catboost_params=None) -> list:
     """Out-of-fold probabilities for several CV problems on row subsets of one ``(X, y)``.
 
     ``problems`` is a list of ``(rows, seed)``: ``rows`` the (row-ordered) indices of the
@@ -359,11 +416,19 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
     ``booster="hist_boost"``: ``X`` is binned once (cuts from all its rows) and every fold
     model is grown on those bins (:mod:`pu_lib.hist_boost`); ``binned=(Xb, n_bins)`` passes
     bins already computed (:func:`pu_lib.hist_boost.bin_features` of ``X``).
+    ``booster="catboost"``: CatBoost models with :data:`CATBOOST_DEFAULTS` updated by
+    ``catboost_params`` (``max_depth``, ``xgb_params`` and ``scale_pos_weight`` unused).
     """
     n_folds, max_depth = int(n_folds), int(max_depth)
     scale_pos_weight = _scale_pos_weight(scale_pos_weight)
-    booster = check_booster(booster, estimator)
-    if booster == "hist_boost":
+    booster = check_booster(booster, estimator, CV_BOOSTERS)
+    if booster == "catboost":
+        cb_params = check_catboost_params(catboost_params)
+        require("catboost", purpose='booster="catboost" (DEDPUL on CatBoost, as in the PULSNAR paper)')
+        if is_sparse(X):
+            raise SparseInputError("X is a sparse matrix; booster='catboost' takes dense input here: use "
+                                   "booster='xgboost' (absent entries are missing values) or X.toarray()")
+    elif booster == "hist_boost":
         hist_params = hist_boost_params(max_depth, xgb_params)
         if is_sparse(X) and binned is None:
             raise SparseInputError("X is a sparse matrix; booster='hist_boost' bins dense input only: use "
@@ -387,7 +452,21 @@ def cv_probabilities_many(X, y, problems, estimator=None, n_folds=5, n_jobs=1, s
         for k, (tr, te) in enumerate(fold_splits(ys, n_folds, int(seed))):
             tasks.append((p, rows[tr], rows[te], derive_seed("pulsnar_cv_model", int(seed), k)))
 
-    if booster == "hist_boost":  # one thread per fold model (numba, GIL released)
+    if booster == "catboost":  # as the XGBoost models: concurrent folds, the threads left over per model
+        weights = {}
+        for p, (rows, _) in enumerate(problems):  # the authors' class_weights: each class by the other's share
+            n1 = float(y[np.asarray(rows, dtype=np.int64)].sum())
+            n = float(len(rows))
+            weights[p] = ((n1 / n), ((n - n1) / n))
+        if client is not None:
+            parts = parallel_map(_dask_catboost_fold, [(tr, te, cb_params, sd, weights[p]) for p, tr, te, sd in tasks],
+                                 client=client, shared=(X, y))
+        else:
+            concurrent = max(1, min(n_threads, len(tasks)))
+            per_model = max(1, n_threads // concurrent)
+            parts = parallel_map(_catboost_fold, [(tr, te, cb_params, sd, per_model, weights[p])
+                                                  for p, tr, te, sd in tasks], n_jobs=concurrent, shared=(X, y))
+    elif booster == "hist_boost":  # one thread per fold model (numba, GIL released)
         from pu_lib.hist_boost import bin_features
 
         Xb, n_bins = binned if binned is not None else bin_features(X, hist_params.get("max_bin", 255), n_threads)[::2]
@@ -439,7 +518,8 @@ def _check_Xy(X, y):
 @validate_params({"n_folds": N_FOLDS_CONSTRAINT, "scale_pos_weight": SCALE_POS_WEIGHT_CONSTRAINT,
                   "max_depth": MAX_DEPTH_CONSTRAINT, "use_dask": ["boolean"]})
 def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=1, scale_pos_weight="auto",
-                     *, max_depth=6, xgb_params=None, return_folds=False, booster="xgboost", use_dask=False):
+                     *, max_depth=6, xgb_params=None, return_folds=False, booster="xgboost", use_dask=False,
+                     catboost_params=None):
     """Out-of-fold class-1 probabilities of all rows (PULSCAR Algorithm 1, line 1).
 
     Parameters
@@ -468,7 +548,10 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
 
     booster : ``"xgboost"`` or ``"hist_boost"`` (the same boosted trees grown by
         :mod:`pu_lib.hist_boost` on bins computed once for all folds; ``estimator`` must be
-        None and ``xgb_params`` may set only the parameters it has).
+        None and ``xgb_params`` may set only the parameters it has) or ``"catboost"``
+        (CatBoost, the extra ``catboost``: :data:`CATBOOST_DEFAULTS` updated by
+        ``catboost_params``; ``estimator`` must be None).
+    catboost_params : further CatBoost parameters for ``booster="catboost"`` (dict).
     return_folds : also return each row's fold: the index ``k`` of the fold whose model
         (fitted on the other folds) gave the row its probability (Rank Pruning estimates
         its noise rates fold by fold).
@@ -484,7 +567,7 @@ def cv_probabilities(X, y, estimator=None, n_folds=5, random_state=None, n_jobs=
     rows = np.arange(X.shape[0], dtype=np.int64)
     proba = cv_probabilities_many(X, y, [(rows, seed)], estimator=estimator, n_folds=n_folds, n_jobs=n_jobs,
                                   scale_pos_weight=scale_pos_weight, max_depth=max_depth, xgb_params=xgb_params,
-                                  booster=booster, use_dask=use_dask)[0]
+                                  booster=booster, use_dask=use_dask, catboost_params=catboost_params)[0]
     if not return_folds:
         return proba
     folds = np.empty(X.shape[0], dtype=np.int64)

@@ -141,6 +141,22 @@ def torch_or_skip():
     return torch
 
 
+REQUIRE_CATBOOST = os.environ.get("PU_LIB_REQUIRE_CATBOOST") == "1"
+
+
+def catboost_or_skip():
+    """catboost, or skip the calling test (or module, at import) when it cannot be
+    imported; with ``PU_LIB_REQUIRE_CATBOOST=1`` (CI, ``.ci/run``) fail instead."""
+    try:
+        import catboost
+    except ImportError as exc:
+        reason = f'catboost cannot be imported ({exc}); pip install "pu_lib[catboost]" installs it'
+        if REQUIRE_CATBOOST:
+            pytest.fail(f"PU_LIB_REQUIRE_CATBOOST=1 but {reason}", pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
+    return catboost
+
+
 def is_neural(estimator_or_name) -> bool:
     """Whether a registered name or an estimator belongs to :mod:`pu_lib.neural` (needs torch)."""
     if isinstance(estimator_or_name, str):

@@ -356,7 +356,7 @@ def test_pulsnar_overrides_merge_like_snakemake(repo, schema_path):
         assert methods == [m for m in exp["exp"]["methods"] if m not in ("km1", "km2")], name
         changed += methods != exp["exp"]["methods"]
         assert all(no_km.method_hash(name, m) == reduced.method_hash(name, m) for m in methods), name
-    assert changed == 14
+    assert changed == 16  # 14 + the download-only KDD Cup and smartphone experiments
     assert list(no_km.experiments["pulsnar_scar_mice"]["datasets"]) == ["mice_protein-pos_pulsnar-na_zero"]
     assert no_km.experiments["pulsnar_snar_dry_bean"]["exp"]["repetitions"] == 5
 

@@ -41,8 +41,9 @@ def test_registry_entries_complete():
     assert list_datasets("synthetic") == ["pulsnar_scar", "pulsnar_snar"]
     assert list_datasets("sklearn") == ["breast_cancer", "digits"]
     assert list_datasets("download") == ["churn_chile", "churn_korean", "cifar10", "covtype_binary",
-                                         "creditcard_ulb", "creditcard_ulb_puhdt", "epsilon",
-                                         "newsgroups20_glove300", "unsw_nb15_official"]
+                                         "creditcard_ulb", "creditcard_ulb_puhdt", "epsilon", "hapt_smartphones",
+                                         "kddcup04_physics", "kddcup04_physics_pulsnar", "newsgroups20_glove300",
+                                         "uci_har_smartphones", "unsw_nb15_official"]
     manifest_names = set(list_datasets("mirror"))
     # the 37 mirror files, some of which serve further entries (mushrooms_libsvm; splice_libsvm;
     # newsgroups20_svd300, newsgroups20_bow200; the twelve PU Hellinger *_puhdt preparations)
@@ -62,7 +63,7 @@ def test_registry_entries_complete():
             assert len(spec["mirror_sha256"]) == 64
         if spec["kind"] == "download":  # fingerprint recorded on the first download
             assert spec["fingerprint"] is None and spec["fingerprint_note"] and "mirror_file" not in spec
-            assert {"pu_extra_trees", "pu_hellinger"} & set(spec["positive"])  # the paper's definition
+            assert {"pu_extra_trees", "pu_hellinger", "pulsnar"} & set(spec["positive"])  # the paper's definition
 
 
 def test_pu_extra_trees_download_entries():

@@ -14,6 +14,7 @@ import os
 import pickle
 import re
 import tarfile
+import zipfile
 from pathlib import Path
 from typing import Sequence
 
@@ -32,6 +33,8 @@ __all__ = [
     "read_npz",
     "read_newsgroups_tar",
     "read_cifar10_tar",
+    "read_kddcup04_tar",
+    "read_har_zip",
     "read_glove_vectors",
     "glove_mean_features",
     "read_newsgroups_glove",
@@ -530,6 +533,105 @@ def read_cifar10_tar(path: str | os.PathLike) -> pd.DataFrame:
     return df
 
 
+# ----------------------------------------------------------------------------- KDD Cup 2004
+def _whitespace_table(fh, what: str) -> np.ndarray:
+    """A whitespace-separated numeric text table (leading blanks and runs of blanks
+    allowed) as a float64 array; ``ValueError`` naming ``what`` on ragged rows or text."""
+    try:
+        arr = np.loadtxt(io.TextIOWrapper(fh, encoding="ascii"), dtype=np.float64, ndmin=2)
+    except ValueError as exc:
+        raise ValueError(f"{what}: not a whitespace-separated numeric table ({exc})") from exc
+    return arr
+
+
+def read_kddcup04_tar(path: str | os.PathLike, member: str = "phy_train.dat") -> pd.DataFrame:
+    """Read one labelled file of the KDD Cup 2004 archive ``data_kddcup04.tar.gz``
+    (``phy_train.dat``, the particle physics / "quantum physics" training set: per line
+    the EXAMPLE ID, the class 0/1 and 78 feature values, whitespace-separated; or
+    ``bio_train.dat``, protein homology: BLOCK ID, EXAMPLE ID, class 0/1, 74 features).
+
+    Returns ``example_id`` (and ``block_id`` for ``bio_train.dat``), the features ``f1``
+    ... ``fK`` (numbered from the first attribute as the task page does) and ``target``
+    (int). Values are kept as they are: the physics file codes "not available" as 999
+    (attributes 20-22, 44-46) and 9999 (29, 55), which the KDD Cup page leaves to the user.
+    ``path`` may also be the member file itself (already extracted)."""
+    path = Path(path)
+    lead = ["block_id", "example_id"] if member.startswith("bio_") else ["example_id"]
+    if tarfile.is_tarfile(path):
+        with tarfile.open(path, "r:*") as tf:
+            hits = [m for m in tf.getmembers() if m.isfile() and Path(m.name).name == member]
+            if not hits:
+                raise ValueError(f"{path}: member {member!r} not found")
+            arr = _whitespace_table(tf.extractfile(hits[0]), f"{path.name}:{member}")
+    else:
+        with open(path, "rb") as fh:
+            arr = _whitespace_table(fh, path.name)
+    k = len(lead)
+    if arr.shape[1] < k + 2:
+        raise ValueError(f"{path.name}: {arr.shape[1]} columns, expected {'/'.join(lead)}, class and features")
+    df = pd.DataFrame(arr[:, k + 1:], columns=[f"f{i}" for i in range(1, arr.shape[1] - k)])
+    for j, name in enumerate(lead):
+        df.insert(j, name, arr[:, j].astype(np.int64))
+    lab = arr[:, k]
+    if not np.all(np.isin(lab, (0.0, 1.0))):
+        raise ValueError(f"{path.name}: class values other than 0/1 (a test file has '?' there)")
+    df[TARGET] = lab.astype(np.int64)
+    return df
+
+
+# ----------------------------------------------------------------------------- smartphone HAR zips
+def _zip_members(zf: zipfile.ZipFile, prefix: str = ""):
+    """``(name, opener)`` of every file in ``zf``, descending into zips inside it (the UCI
+    download of data set 240 wraps ``UCI HAR Dataset.zip`` in another zip)."""
+    for name in zf.namelist():
+        if name.endswith("/") or "__MACOSX/" in name:
+            continue
+        if name.lower().endswith(".zip"):
+            with zf.open(name) as fh:
+                inner = zipfile.ZipFile(io.BytesIO(fh.read()))
+            yield from _zip_members(inner, prefix + name + "/")
+        else:
+            yield prefix + name, (lambda z=zf, n=name: z.open(n))
+
+
+def read_har_zip(path: str | os.PathLike, parts: Sequence[str] = ("train", "test")) -> pd.DataFrame:
+    """Read the 561-feature windows of a smartphone activity-recognition zip: UCI 240
+    ("Human Activity Recognition Using Smartphones", ``UCI HAR Dataset/train/X_train.txt``
+    ...) or UCI 341 ("Smartphone-Based Recognition of Human Activities and Postural
+    Transitions", ``Train/X_train.txt`` ...), nested zips included.
+
+    For each of ``parts`` the files ``X_<part>.txt`` (whitespace-separated numbers, one
+    window a line) and ``y_<part>.txt`` (the activity id) are matched by name (any folder,
+    any case) and stacked in that order; returns the features ``f1`` ... ``f561``, ``split``
+    (the part) and ``target`` (activity id, int: 1 walking ... 6 laying; 7-12 the postural
+    transitions of UCI 341)."""
+    path = Path(path)
+    frames = []
+    with zipfile.ZipFile(path) as zf:
+        members = dict(_zip_members(zf))
+        for part in parts:
+            found = {}
+            for kind in ("X", "y"):
+                want = f"{kind}_{part}.txt".lower()
+                hits = sorted(n for n in members if Path(n).name.lower() == want and "inertial" not in n.lower())
+                if not hits:
+                    raise ValueError(f"{path.name}: no {kind}_{part}.txt in the archive")
+                with members[hits[0]]() as fh:
+                    found[kind] = _whitespace_table(fh, f"{path.name}:{hits[0]}")
+            X, y = found["X"], found["y"]
+            if y.shape[1] != 1 or X.shape[0] != y.shape[0]:
+                raise ValueError(f"{path.name}: X_{part}.txt has {X.shape[0]} rows, y_{part}.txt {y.shape[0]} "
+                                 f"rows of {y.shape[1]} values")
+            df = pd.DataFrame(X, columns=[f"f{i}" for i in range(1, X.shape[1] + 1)])
+            df["split"] = pd.array(np.full(X.shape[0], part, dtype=object), dtype="str")
+            df[TARGET] = y[:, 0].astype(np.int64)
+            frames.append(df)
+    widths = {f.shape[1] for f in frames}
+    if len(widths) != 1:
+        raise ValueError(f"{path.name}: the parts have different numbers of features")
+    return pd.concat(frames, ignore_index=True)
+
+
 READERS = {
     "csv": read_csv,
     "parquet": read_parquet,
@@ -541,4 +643,6 @@ READERS = {
     "newsgroups_tar": read_newsgroups_tar,
     "cifar10_tar": read_cifar10_tar,
     "newsgroups_glove": read_newsgroups_glove,
+    "kddcup04_tar": read_kddcup04_tar,
+    "har_zip": read_har_zip,
 }

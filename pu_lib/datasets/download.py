@@ -187,9 +187,9 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
 
     Follows ``spec["conversion"]``: optional zip ``archive`` with ``members``,
     ``compression`` (gzip/bz2), ``reader`` (csv, parquet, arff, libsvm, keel, mat, npz,
-    newsgroups_tar, cifar10_tar; newsgroups_glove takes two files, the 20news tar and the
-    GloVe zip) with reader ``options`` (libsvm: ``n_features``,
-    ``dtype``), ``names``, ``class_column_raw``;
+    newsgroups_tar, cifar10_tar, kddcup04_tar, har_zip; newsgroups_glove takes two files, the
+    20news tar and the GloVe zip) with reader ``options`` (libsvm: ``n_features``,
+    ``dtype``; kddcup04_tar: ``member``; har_zip: ``parts``), ``names``, ``class_column_raw``;
     then ``part_rows`` (the parts reordered by their row counts, for files whose names do not
     say which partition they are), ``split_values`` (a ``split`` column per part), ``split_rows``,
     ``drop_columns``, ``class_map``, ``target_strip``, ``sequence_column``; integer
@@ -228,7 +228,7 @@ def convert_raw(spec: Mapping[str, Any], files: list[Path], work_dir: Path) -> p
         elif reader in ("npz", "mat"):
             df = READERS[reader](p, names=feature_names)
         else:
-            df = READERS[reader](p)
+            df = READERS[reader](p, **opts)
         frames.append(df)
     if conv.get("part_rows"):
         frames = _order_parts_by_rows(spec, frames, [int(n) for n in conv["part_rows"]])

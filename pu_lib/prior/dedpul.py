@@ -12,7 +12,10 @@ with predictions ``y(x) = Pr(U | x)``; we follow it and convert at the end
    Pr(s = 1 | x)``. *Deviation*: the authors train an ensemble of neural networks
    (``estimate_preds_cv``; their experiments: 5 folds, 1 network); we use XGBoost as
    PULSCAR does (``tree_method="hist"``, ``max_depth = 4``, ``scale_pos_weight =
-   |U|/|P|`` per fold) or any classifier with ``predict_proba`` (``estimator``). The
+   |U|/|P|`` per fold), any classifier with ``predict_proba`` (``estimator``), or, with
+   ``booster="catboost"``, CatBoost as the PULSNAR paper ran DEDPUL, with the settings of
+   the authors' own CatBoost variant (``estimate_preds_cv_catboost``;
+   :data:`pu_lib.oof.CATBOOST_DEFAULTS`). The
    density ratio of the next step does not depend on a monotone recalibration of ``y``.
 2. **Densities** of ``y`` on P and on U (``estimate_diff``, ``kde_mode="logit"``): Gaussian
    kernel densities of ``z = log(y / (1 - y + 1e-5))`` with ``scipy.stats.gaussian_kde``'s
@@ -67,7 +70,8 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import validate_params
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, SparseWhen, learner_accepts_sparse
-from pu_lib.oof import check_extra_xgb_params, check_xgb_estimator, cv_probabilities
+from pu_lib.oof import (CV_BOOSTERS, check_booster, check_catboost_params, check_extra_xgb_params, check_xgb_estimator,
+                        cv_probabilities, hist_boost_params)
 from pu_lib.prior._dedpul_kernel import monotonize_kernel, rolling_median_kernel
 from pu_lib.prior.base import BasePriorEstimator
 from pu_lib.prior.tuning import TUNE_CONSTRAINT, check_tune, tune_classifier
@@ -270,7 +274,18 @@ class DEDPUL(BasePriorEstimator):
         by the cross-validated log-loss of ``s`` on the estimator's own folds, whose
         out-of-fold probabilities are then used (:mod:`pu_lib.prior.tuning`; no true label).
     random_state : None, int, Generator or RandomState (folds and models).
-    n_jobs : threads for the folds (or Dask tasks, as :func:`pu_lib.oof.cv_probabilities`).
+    n_jobs : threads for the folds (or Dask tasks, as :func:`pu_lib.oof.cv_probabilities`);
+        with ``booster="catboost"`` the threads left over by the concurrent folds go to each
+        CatBoost model (``thread_count``).
+    booster : ``"xgboost"`` (default, as above), ``"hist_boost"`` (the same trees by
+        :mod:`pu_lib.hist_boost`) or ``"catboost"``: CatBoost, as the PULSNAR paper ran
+        DEDPUL (its Discussion; the extra ``catboost``, ``pip install "pu_lib[catboost]"``),
+        with the settings of the DEDPUL authors' CatBoost variant
+        (:data:`pu_lib.oof.CATBOOST_DEFAULTS`: 500 iterations, depth 8, learning rate
+        0.02, ``l2_leaf_reg`` 10, early stopping after 25 rounds on the held-out fold, each
+        class weighted by the other's share); ``max_depth`` and ``xgb_params`` are then unused.
+    catboost_params : None or a dict of CatBoost parameters over those settings
+        (``booster="catboost"`` only; not the seed, threads or class weights).
 
     Attributes
     ----------
@@ -291,6 +306,8 @@ class DEDPUL(BasePriorEstimator):
         "tune": TUNE_CONSTRAINT,
         "random_state": RANDOM_STATE_CONSTRAINT,
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
+        "booster": [StrOptions(set(CV_BOOSTERS))],
+        "catboost_params": [None, dict],
     }
     _allow_nan = True
     _MIN_LABELED_WHY = "one per fold of the stratified n_folds={self.n_folds} cross-validation of its predictions"
@@ -302,12 +319,14 @@ class DEDPUL(BasePriorEstimator):
 
     #: sparse X with a classifier that takes it (the default XGBoost does; it reads absent
     #: entries as missing values, as for PULSCAR: pu_lib.prior.pulscar.SPARSE_WITH_XGBOOST)
-    _accepts_sparse = SparseWhen(lambda est: learner_accepts_sparse(est.estimator, default=True),
-                                 "with a classifier that takes sparse input; XGBoost reads absent entries as missing")
+    _accepts_sparse = SparseWhen(lambda est: est.booster == "xgboost" and learner_accepts_sparse(est.estimator,
+                                                                                                 default=True),
+                                 "with booster='xgboost' and a classifier that takes sparse input; XGBoost reads "
+                                 "absent entries as missing")
 
     def __init__(self, estimator=None, n_folds=5, max_depth=4, xgb_params=None, method="em", bw_mix=0.05,
                  bw_pos=0.1, k_neighbours=None, monotonize=True, mt_coef=0.2, tune=None, random_state=None,
-                 n_jobs=1):
+                 n_jobs=1, booster="xgboost", catboost_params=None):
         self.estimator = estimator
         self.n_folds = n_folds
         self.max_depth = max_depth
@@ -321,10 +340,23 @@ class DEDPUL(BasePriorEstimator):
         self.tune = tune
         self.random_state = random_state
         self.n_jobs = n_jobs
+        self.booster = booster
+        self.catboost_params = catboost_params
 
     def _validate_params(self):
         super()._validate_params()
-        check_extra_xgb_params(self.xgb_params)
+        check_booster(self.booster, self.estimator, CV_BOOSTERS)
+        if self.booster == "catboost":
+            if self.xgb_params:
+                raise ValueError('xgb_params are XGBoost parameters; with booster="catboost" use catboost_params')
+            check_catboost_params(self.catboost_params)
+        else:
+            if self.catboost_params is not None:
+                raise ValueError(f'catboost_params needs booster="catboost", got booster={self.booster!r}')
+            if self.booster == "hist_boost":
+                hist_boost_params(self.max_depth, self.xgb_params)
+            else:
+                check_extra_xgb_params(self.xgb_params)
         check_xgb_estimator(self.estimator)
         check_tune(self)
 
@@ -335,7 +367,8 @@ class DEDPUL(BasePriorEstimator):
         else:
             probs = cv_probabilities(X, s, estimator=self.estimator, n_folds=self.n_folds,
                                      random_state=derive_seed("DEDPUL", seed, "cv"), n_jobs=self.n_jobs,
-                                     max_depth=self.max_depth, xgb_params=self.xgb_params)
+                                     max_depth=self.max_depth, xgb_params=self.xgb_params, booster=self.booster,
+                                     catboost_params=self.catboost_params)
         preds = 1.0 - probs  # the authors' y(x) = Pr(U | x)
         ratio = density_ratio(preds[s == 1], preds[s == 0], bw_mix=self.bw_mix, bw_pos=self.bw_pos,
                               k_neighbours=self.k_neighbours, monotonize=self.monotonize, mt_coef=self.mt_coef)
