@@ -72,7 +72,8 @@ warn that it is not writable; writable float input in the network's dtype is use
 a copy, as before.
 
 **Batch norm needs two rows per training batch.** ``batch_norm=True`` with
-``batch_size=1`` is refused at ``fit`` (``ValueError`` naming both); otherwise no batch of
+``batch_size=1`` (or ``model="cnn13"``, batch norm after every convolution, with
+``batch_size=1``) is refused at ``fit`` (``ValueError`` naming both); otherwise no batch of
 one row arises from the built-in iteration (``"serial"`` batches have
 ``min(batch_size, n) >= 2`` rows, and a one-row last batch of ``"epoch"`` or of VPU's pass
 joins the one before it, :func:`batch_bounds`). A one-row batch that still reaches a batch
@@ -104,7 +105,7 @@ from pu_lib._validation import is_sparse, validate_pu_data
 from pu_lib.base import RANDOM_STATE_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X
 from pu_lib.distributed import effective_n_jobs
-from pu_lib.neural._models import ACTIVATIONS, INITS, MODELS, build_model, scores
+from pu_lib.neural._models import ACTIVATIONS, INITS, MODELS, build_model, cnn13_input_shape, scores
 
 DEVICES = ("cpu", "cuda", "auto")
 DTYPES = ("float32", "float64")
@@ -279,6 +280,8 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         "activation": [StrOptions(set(ACTIVATIONS))],
         "batch_norm": ["boolean"],
         "init": [StrOptions(set(INITS))],
+        # model="cnn13"'s (C, H, W) (None: (3, 32, 32)); checked when the network is built
+        "input_shape": [None, "array-like"],
         "dropout": [Interval(Real, 0.0, 1.0, closed="left")],
         "epochs": [Interval(Integral, 1, None, closed="left")],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -335,7 +338,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def _build(self, torch, n_features):
         return build_model(torch, self.model, n_features, hidden_sizes=tuple(self.hidden_sizes),
                            activation=self.activation, batch_norm=self.batch_norm, dropout=self.dropout,
-                           init=self.init)
+                           init=self.init, input_shape=getattr(self, "input_shape", None))
 
     def _check_hidden_sizes(self):
         sizes = np.asarray(self.hidden_sizes)
@@ -348,6 +351,10 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         if self.batch_norm and has_bn and int(self.batch_size) < 2:
             raise ValueError(f"batch_size={self.batch_size} with batch_norm=True: batch norm needs at least 2 rows "
                              "in every training batch; use batch_size >= 2 or batch_norm=False")
+        if isinstance(self.model, str) and self.model == "cnn13" and int(self.batch_size) < 2:
+            raise ValueError(f"batch_size={self.batch_size} with model='cnn13', whose convolutions are followed by "
+                             "batch norm: batch norm needs at least 2 rows in every training batch; use "
+                             "batch_size >= 2")
 
     def _fit(self, X, s, sample_weight):
         torch = import_torch(f"{type(self).__name__} ({self._purpose})")
@@ -358,6 +365,9 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         prior = getattr(self, "prior", None)
         data_dtype = np.float64 if prior is not None and not isinstance(prior, Real) else np.dtype(self.dtype)
         X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight, dtype=data_dtype)
+        if isinstance(self.model, str) and self.model == "cnn13":
+            # before any prior estimation: X's width against input_shape (ValueError)
+            cnn13_input_shape(X.shape[1], getattr(self, "input_shape", None))
         seed = seed_to_int(self.random_state, fresh_if_none=True)
         consts = self._prepare(X, s, w, seed)
         device = resolve_device(torch, self.device)
@@ -522,6 +532,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
         # pickled before the ``init`` option: built with PyTorch's initialisation (batch
         # norm eps 1e-5, which the rebuilt network must keep)
         state.setdefault("init", "pytorch")
+        state.setdefault("input_shape", None)
         super().__setstate__(state)
         if module_state is not None:
             torch = import_torch(f"{type(self).__name__} ({self._purpose})")

@@ -174,14 +174,18 @@ class NNPUClassifier(NeuralPUBase):
     oversampled_prior : pi' of imbalanced nnPU (0.5); ignored by the other risks.
     beta, gamma : the corrected step's threshold (``>= 0``) and factor (``0 <= gamma <= 1``,
         the reference's ``PULoss`` range) (0, 1).
-    model : ``"mlp"`` (default), ``"linear"`` or a callable ``n_features -> torch.nn.Module``
-        giving one score per row (:mod:`pu_lib.neural._models`).
+    model : ``"mlp"`` (default), ``"linear"``, ``"cnn13"`` (the nnPU reference's CIFAR-10 CNN,
+        images as flat channel-first rows; docs/neural.md) or a callable
+        ``n_features -> torch.nn.Module`` giving one score per row (:mod:`pu_lib.neural._models`).
+    input_shape : ``(C, H, W)`` of ``"cnn13"``'s flat rows (None: (3, 32, 32), a CIFAR-10
+        image); ``C * H * W`` must equal ``X``'s width (``ValueError`` otherwise); ignored by
+        the other models.
     hidden_sizes, activation, batch_norm, dropout : the ``"mlp"``'s hidden widths
         (``(100,)``), ``"relu"`` / ``"softsign"``, batch norm (False) and dropout rate (0);
         ``batch_norm=True`` needs ``batch_size >= 2`` (``ValueError`` otherwise).
     init : ``"chainer"`` (default: the reference's, Chainer's initialisation: weights
         N(0, 1/fan_in), zero biases, batch norm eps 2e-5) or ``"pytorch"`` (PyTorch's
-        defaults); for ``"linear"`` and ``"mlp"`` (:mod:`pu_lib.neural._models`).
+        defaults); for ``"linear"``, ``"mlp"`` and ``"cnn13"`` (:mod:`pu_lib.neural._models`).
     epochs, batch_size, learning_rate, weight_decay : Adam training (100, 30000, 1e-3, 0.005).
     batch_iteration : ``"serial"`` (default; the reference's Chainer ``SerialIterator``: every
         step on exactly ``min(batch_size, n)`` rows, a batch running on from one shuffled
@@ -236,7 +240,8 @@ class NNPUClassifier(NeuralPUBase):
 
     def __init__(self, risk="nnpu", loss="sigmoid", prior=None, scenario="single_training_set",
                  oversampled_prior=0.5, beta=0.0, gamma=1.0, model="mlp", hidden_sizes=(100,), activation="relu",
-                 batch_norm=False, dropout=0.0, init="chainer", epochs=100, batch_size=30000, batch_iteration="serial",
+                 batch_norm=False, dropout=0.0, init="chainer", input_shape=None, epochs=100, batch_size=30000,
+                 batch_iteration="serial",
                  learning_rate=1e-3, weight_decay=0.005, early_stopping=False, validation_fraction=0.1,
                  n_iter_no_change=10, keep_epoch_states=False, dtype="float32", device="cpu", random_state=None,
                  n_jobs=None):
@@ -253,6 +258,7 @@ class NNPUClassifier(NeuralPUBase):
         self.batch_norm = batch_norm
         self.dropout = dropout
         self.init = init
+        self.input_shape = input_shape
         self.epochs = epochs
         self.batch_size = batch_size
         self.batch_iteration = batch_iteration

@@ -84,7 +84,9 @@ class VPUClassifier(NeuralPUBase):
     lr_halving_epochs : halve the learning rate (fresh Adam) every this many epochs (20);
         None keeps it constant.
     model, hidden_sizes, activation, batch_norm, dropout : the network (``"mlp"``,
-        ``(300,) * 6``, ``"relu"``, False, 0; :mod:`pu_lib.neural._models`).
+        ``(300,) * 6``, ``"relu"``, False, 0; ``model="cnn13"`` is the nnPU reference's CIFAR-10
+        CNN; :mod:`pu_lib.neural._models`).
+    input_shape : ``"cnn13"``'s ``(C, H, W)``, as :class:`pu_lib.neural.NNPUClassifier`.
     init : ``"pytorch"`` (default: PyTorch's initialisation, the VPU reference's, which is
         PyTorch code) or ``"chainer"`` (LeCun-normal weights, zero biases, batch norm eps
         2e-5, the nnPU reference's; :mod:`pu_lib.neural._models`).
@@ -120,9 +122,9 @@ class VPUClassifier(NeuralPUBase):
 
     def __init__(self, scenario="single_training_set", mix_alpha=0.3, mix_weight=0.03, lr_halving_epochs=20,
                  model="mlp", hidden_sizes=(300, 300, 300, 300, 300, 300), activation="relu", batch_norm=False,
-                 dropout=0.0, init="pytorch", epochs=50, batch_size=500, learning_rate=3e-5, weight_decay=0.0,
-                 early_stopping=False, validation_fraction=0.1, n_iter_no_change=10, keep_epoch_states=False,
-                 dtype="float32", device="cpu", random_state=None, n_jobs=None):
+                 dropout=0.0, init="pytorch", input_shape=None, epochs=50, batch_size=500, learning_rate=3e-5,
+                 weight_decay=0.0, early_stopping=False, validation_fraction=0.1, n_iter_no_change=10,
+                 keep_epoch_states=False, dtype="float32", device="cpu", random_state=None, n_jobs=None):
         self.scenario = scenario
         self.mix_alpha = mix_alpha
         self.mix_weight = mix_weight
@@ -133,6 +135,7 @@ class VPUClassifier(NeuralPUBase):
         self.batch_norm = batch_norm
         self.dropout = dropout
         self.init = init
+        self.input_shape = input_shape
         self.epochs = epochs
         self.batch_size = batch_size
         self.learning_rate = learning_rate
