@@ -111,12 +111,14 @@ def test_alphamax_recovers_the_mixture_proportion(alpha):
     assert np.all(np.diff(est.log_likelihood_) <= 0)  # corrected curve: non-increasing
 
 
+@pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
 def test_alphamax_on_20000_rows():
     # measured 0.46 on seeds 0-2 (the knee bias above, sampling spread < 0.01)
     X, s = mixture_sample(0.4, 15000, 5000, 0)
     assert abs(AlphaMax(random_state=0).fit(X, s).alpha_ - 0.4) <= 0.08
 
 
+@pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
 def test_alphamax_n_stays_close_where_alphamax_drifts_on_noisy_positives():
     # 20 % of the labeled rows are negatives (beta = 0.8), alpha = 0.3. Plain AlphaMax
     # estimates the proportion of the labeled distribution in U, alpha / beta = 0.375 (plus

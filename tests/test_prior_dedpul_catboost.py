@@ -72,12 +72,14 @@ class TestWithCatBoost:
 
         catboost_or_skip()
 
+    @pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
     def test_estimate_near_truth(self):
         X, s = _mixture(alpha=0.3)
         est = DEDPUL(booster="catboost", random_state=0, n_jobs=2).fit(X, s)
         assert abs(est.alpha_ - 0.3) < 0.08
         assert est.probs_.shape == (X.shape[0],) and np.all((est.probs_ > 0) & (est.probs_ < 1))
 
+    @pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
     def test_deterministic_given_random_state(self):
         X, s = _mixture(n_p=150, n_u=350, seed=1)
         a = DEDPUL(booster="catboost", catboost_params=FAST, random_state=5, n_jobs=1).fit(X, s)
@@ -95,6 +97,7 @@ class TestWithCatBoost:
         for other in outs[1:]:
             np.testing.assert_array_equal(outs[0], other)
 
+    @pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
     def test_cv_probabilities_catboost(self):
         X, s = _mixture(n_p=100, n_u=200, seed=3)
         p1 = cv_probabilities(X, s, random_state=0, booster="catboost", catboost_params=FAST)

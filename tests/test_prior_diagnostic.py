@@ -79,6 +79,7 @@ def _sar_labels(X, y, seed):
 
 
 @pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
 def test_the_scar_check_rejects_a_sar_sample_and_not_a_scar_one(seed):
     # two Gaussians 3 sd apart in each of 3 coordinates: the likeliest positives are
     # positives, so SCAR implies the null. 49 permutations: the smallest p-value is 0.02,
@@ -108,6 +109,7 @@ def test_the_sweep_skips_impossible_priors():
     assert list(sw["prior"]) == [0.5]
 
 
+@pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
 def test_prior_all_prints_the_table(tmp_path, capsys):
     X, s, _ = two_gaussians(n=400, seed=2)
     path = tmp_path / "pu.csv"

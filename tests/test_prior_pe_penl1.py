@@ -146,6 +146,7 @@ def test_pen_l1_cross_validation_picks_per_candidate_the_first_minimum_in_column
 
 # --------------------------------------------------------------------------- recovery
 @pytest.mark.parametrize("alpha", [0.2, 0.5, 0.8])
+@pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
 def test_both_recover_alpha_on_well_separated_classes(alpha):
     """1,000 unlabeled / 500 labeled rows, means 4.2 apart. Tolerances from 10 seeds x 3
     alphas run while writing this test: PE's largest error 0.034 (its upward bias is small
@@ -163,6 +164,7 @@ def test_both_recover_alpha_on_well_separated_classes(alpha):
         assert pl.alpha_ == pytest.approx(pl.priors_[np.argmin(pl.pen_l1_)])  # pen-L1's theta: the prior of U
 
 
+@pytest.mark.slow  # accuracy over several fits: slow tier (the fast tier keeps the API checks)
 def test_pe_over_estimates_on_overlapping_classes_and_pen_l1_corrects_it():
     """du Plessis, Niu & Sugiyama (2015, section 3): since q >= theta p_P, PE's target
     1 / int p_P^2 / q is at least the true prior, strictly when the classes overlap. Means
