@@ -128,33 +128,33 @@ def run_snakemake(workdir, *args, check: bool = True) -> subprocess.CompletedPro
 REQUIRE_TORCH = os.environ.get("PU_LIB_REQUIRE_TORCH") == "1"
 
 
-def torch_or_skip():
-    """torch, or skip the calling test (or module, at import) when it cannot be imported;
-    with ``PU_LIB_REQUIRE_TORCH=1`` fail instead."""
+def _import_or_skip(module: str, install: str, require: bool, env: str):
+    """``module``, or skip the calling test (or module, at import) when it cannot be
+    imported; with ``require`` (the environment variable ``env`` set to 1) fail instead."""
+    import importlib
+
     try:
-        import torch
+        return importlib.import_module(module)
     except ImportError as exc:
-        reason = f"torch cannot be imported ({exc}); pip install torch==2.13.0 gives the CPU build"
-        if REQUIRE_TORCH:
-            pytest.fail(f"PU_LIB_REQUIRE_TORCH=1 but {reason}", pytrace=False)
+        reason = f"{module} cannot be imported ({exc}); {install}"
+        if require:
+            pytest.fail(f"{env}=1 but {reason}", pytrace=False)
         pytest.skip(reason, allow_module_level=True)
-    return torch
+
+
+def torch_or_skip():
+    """torch, or skip (fail with ``PU_LIB_REQUIRE_TORCH=1``)."""
+    return _import_or_skip("torch", "pip install torch==2.13.0 gives the CPU build", REQUIRE_TORCH,
+                           "PU_LIB_REQUIRE_TORCH")
 
 
 REQUIRE_CATBOOST = os.environ.get("PU_LIB_REQUIRE_CATBOOST") == "1"
 
 
 def catboost_or_skip():
-    """catboost, or skip the calling test (or module, at import) when it cannot be
-    imported; with ``PU_LIB_REQUIRE_CATBOOST=1`` (CI, ``.ci/run``) fail instead."""
-    try:
-        import catboost
-    except ImportError as exc:
-        reason = f'catboost cannot be imported ({exc}); pip install "pu_lib[catboost]" installs it'
-        if REQUIRE_CATBOOST:
-            pytest.fail(f"PU_LIB_REQUIRE_CATBOOST=1 but {reason}", pytrace=False)
-        pytest.skip(reason, allow_module_level=True)
-    return catboost
+    """catboost, or skip (fail with ``PU_LIB_REQUIRE_CATBOOST=1``, as CI's ``.ci/run`` sets)."""
+    return _import_or_skip("catboost", 'pip install "pu_lib[catboost]" installs it', REQUIRE_CATBOOST,
+                           "PU_LIB_REQUIRE_CATBOOST")
 
 
 def is_neural(estimator_or_name) -> bool:

@@ -83,8 +83,9 @@ CHAINER_BN_EPS = 2e-5
 CHAINER_BN_MOMENTUM = 0.1
 
 
-def _linear(torch, fan_in: int, out: int, bias: bool, init: str):
-    layer = torch.nn.Linear(fan_in, out, bias=bias)
+def _chainer_init(torch, layer, fan_in: int, init: str):
+    """Chainer's defaults for ``init="chainer"``: LeCun-normal weights (std
+    sqrt(1 / fan_in)), zero biases; ``init="pytorch"`` keeps PyTorch's."""
     if init == "chainer":
         with torch.no_grad():
             torch.nn.init.normal_(layer.weight, mean=0.0, std=math.sqrt(1.0 / fan_in))
@@ -93,26 +94,23 @@ def _linear(torch, fan_in: int, out: int, bias: bool, init: str):
     return layer
 
 
-def _batch_norm(torch, size: int, init: str):
+def _linear(torch, fan_in: int, out: int, bias: bool, init: str):
+    return _chainer_init(torch, torch.nn.Linear(fan_in, out, bias=bias), fan_in, init)
+
+
+def _batch_norm(torch, size: int, init: str, dims: int = 1):
+    """Batch norm over features (``dims=1``) or channels (``dims=2``); Chainer's eps and
+    momentum for ``init="chainer"``."""
+    cls = torch.nn.BatchNorm1d if dims == 1 else torch.nn.BatchNorm2d
     if init == "chainer":
-        return torch.nn.BatchNorm1d(size, eps=CHAINER_BN_EPS, momentum=CHAINER_BN_MOMENTUM)
-    return torch.nn.BatchNorm1d(size)
+        return cls(size, eps=CHAINER_BN_EPS, momentum=CHAINER_BN_MOMENTUM)
+    return cls(size)
 
 
 def _conv(torch, in_ch: int, out_ch: int, kernel: int, stride: int, init: str):
     # 3x3 convolutions keep the size (padding 1) at stride 1, as the reference's pad=1
     layer = torch.nn.Conv2d(in_ch, out_ch, kernel, stride=stride, padding=(kernel - 1) // 2, bias=True)
-    if init == "chainer":
-        with torch.no_grad():
-            torch.nn.init.normal_(layer.weight, mean=0.0, std=math.sqrt(1.0 / (in_ch * kernel * kernel)))
-            torch.nn.init.zeros_(layer.bias)
-    return layer
-
-
-def _batch_norm2d(torch, size: int, init: str):
-    if init == "chainer":
-        return torch.nn.BatchNorm2d(size, eps=CHAINER_BN_EPS, momentum=CHAINER_BN_MOMENTUM)
-    return torch.nn.BatchNorm2d(size)
+    return _chainer_init(torch, layer, in_ch * kernel * kernel, init)
 
 
 def cnn13_input_shape(n_features: int, input_shape=None) -> tuple:
@@ -139,7 +137,7 @@ def _cnn13(torch, n_features: int, input_shape, init: str):
     c, h, w = cnn13_input_shape(n_features, input_shape)
     layers = [nn.Unflatten(1, (c, h, w))]
     for kernel, out_ch, stride in CNN13_CONVS:
-        layers += [_conv(torch, c, out_ch, kernel, stride, init), _batch_norm2d(torch, out_ch, init), nn.ReLU()]
+        layers += [_conv(torch, c, out_ch, kernel, stride, init), _batch_norm(torch, out_ch, init, dims=2), nn.ReLU()]
         c = out_ch
         if stride > 1:  # padding 1, kernel 3: floor((h - 1) / stride) + 1
             h, w = (h - 1) // stride + 1, (w - 1) // stride + 1

@@ -232,7 +232,7 @@ class NNPUClassifier(NeuralPUBase):
         "scenario": SCENARIO_CONSTRAINT,
         "oversampled_prior": [Interval(Real, 0.0, 1.0, closed="neither")],
         "beta": [Interval(Real, 0.0, None, closed="left")],
-        # the reference's PULoss: 0 <= gamma <= 1 (NotImplementedError otherwise)
+        # as the reference's PULoss, which accepts 0 <= gamma <= 1 only
         "gamma": [Interval(Real, 0.0, 1.0, closed="both")],
         "batch_iteration": [StrOptions(set(BATCH_ITERATIONS))],
         **NeuralPUBase._common_constraints,
