@@ -184,6 +184,11 @@ METHODS: dict[str, Method] = {
         "pu_lib.neural:VPUClassifier", "classifier",
         "VPU: variational PU learning with MixUp consistency, no class prior needed, neural network",
         "Chen et al. 2020 (NeurIPS)"),
+    "selfpu": Method(
+        "pu_lib.neural:SelfPUClassifier", "classifier",
+        "Self-PU: nnPU with self-paced selection, self-distillation (two students, mean teachers) and optional "
+        "self-calibration, neural network",
+        "Chen, Chen, Chen, Yuan, Gong, Chen & Wang 2020 (ICML); VITA-Group/Self-PU"),
     # --- class-prior estimators
     "tice": Method(
         "pu_lib.prior:TIcE", "prior",

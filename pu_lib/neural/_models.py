@@ -55,6 +55,10 @@ keeps whatever it builds):
   ``BatchNorm1d`` with ``eps=1e-5, momentum=0.1`` (``nn.Conv2d`` and ``BatchNorm2d`` likewise:
   Kaiming-uniform weights, uniform biases, eps 1e-5). The VPU reference (HC-Feynman/vpu) is
   PyTorch code with these defaults.
+* ``"kaiming"``: the Self-PU reference's (VITA-Group/Self-PU ``models.py``, ``weights_init``:
+  ``nn.init.kaiming_normal_(m.weight)`` and zero biases for every ``Linear`` and ``Conv2d``),
+  i.e. weights drawn from N(0, 2 / fan_in) (``kaiming_normal_``'s defaults: mode
+  ``fan_in``, gain sqrt(2)), zero biases, PyTorch's batch norm (eps 1e-5, momentum 0.1).
 
 On MNIST with the nnPU reference's network the two differ in the first epochs
 (docs/neural.md, "Initialisation").
@@ -77,18 +81,20 @@ CNN13_FC = (1000, 1000)
 CNN13_INPUT_SHAPE = (3, 32, 32)
 ACTIVATIONS = ("relu", "softsign")
 #: initialisations of the built-in networks (module docstring)
-INITS = ("chainer", "pytorch")
+INITS = ("chainer", "pytorch", "kaiming")
 #: Chainer's BatchNormalization defaults: eps, and decay 0.9 as PyTorch's momentum 1 - 0.9
 CHAINER_BN_EPS = 2e-5
 CHAINER_BN_MOMENTUM = 0.1
 
 
 def _chainer_init(torch, layer, fan_in: int, init: str):
-    """Chainer's defaults for ``init="chainer"``: LeCun-normal weights (std
-    sqrt(1 / fan_in)), zero biases; ``init="pytorch"`` keeps PyTorch's."""
-    if init == "chainer":
+    """The weights of ``init``: ``"chainer"`` LeCun-normal (std sqrt(1 / fan_in)),
+    ``"kaiming"`` He-normal (std sqrt(2 / fan_in)), both with zero biases; ``"pytorch"``
+    keeps PyTorch's."""
+    if init in ("chainer", "kaiming"):
         with torch.no_grad():
-            torch.nn.init.normal_(layer.weight, mean=0.0, std=math.sqrt(1.0 / fan_in))
+            gain = 1.0 if init == "chainer" else 2.0
+            torch.nn.init.normal_(layer.weight, mean=0.0, std=math.sqrt(gain / fan_in))
             if layer.bias is not None:
                 torch.nn.init.zeros_(layer.bias)
     return layer
