@@ -82,8 +82,12 @@ CAUSE_KINDS = {
     "settings_unknown": "paper's settings unknown",
     "not_available": "not available",
     "misprint": "paper's misprint",
+    "run_noise": "within run-to-run noise",
     "unexplained": "unexplained",
 }
+#: a deviation is within run-to-run noise when it is at most this many standard errors of
+#: the difference of the two means (:func:`noise_bound`)
+NOISE_Z = 2.0
 #: between the texts of a cell's causes (a text may hold semicolons)
 CAUSE_SEP = " || "
 VERDICTS = ("reproduced", "reproduced with a documented deviation", "contradicted", "not tested")
@@ -236,6 +240,19 @@ def _tolerance(metric: str, spec_tol: dict, scale: float, published_sd) -> float
     return tol
 
 
+def noise_bound(ours_sd, n_ours, published_sd, n_published) -> float | None:
+    """``NOISE_Z`` standard errors of ``mean_ours - mean_published``: ``NOISE_Z *
+    sqrt(sd_o^2 / n_o + sd_p^2 / n_p)``, with the paper's printed sd, or ours where it prints
+    none, over the paper's runs (ours where the config gives none); None without our sd or
+    with fewer than 2 of our runs. Two seeds' means differ by more than this bound about 5%
+    of the time when the runs are normal with those spreads."""
+    if ours_sd is None or not np.isfinite(ours_sd) or n_ours is None or pd.isna(n_ours) or int(n_ours) < 2:
+        return None
+    sd_p = float(published_sd) if published_sd is not None and np.isfinite(published_sd) else float(ours_sd)
+    n_p = int(n_published) if n_published else int(n_ours)
+    return NOISE_Z * math.sqrt(float(ours_sd) ** 2 / int(n_ours) + sd_p ** 2 / n_p)
+
+
 def _matches(cause: dict, cell: dict) -> bool:
     for key in ("experiment", "dataset", "setting", "method", "metric", "table"):
         want = cause.get(key)
@@ -300,6 +317,16 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
                 why = reduced_reason or (f"{row['n_runs']} runs of the paper's {spec['runs']}" if few_runs
                                          else "reduced run")
                 texts.append(why)
+            # a deviation beyond tolerance but within NOISE_Z standard errors of the two
+            # means (the tolerance is fixed; per-data-set cells can spread far wider) is
+            # within run-to-run noise, a documented cause
+            bound = noise_bound(row["ours_sd"], row["n_runs"], psd, spec.get("runs"))
+            if row["within"] is False and bound is not None and abs(row["difference"]) <= bound:
+                kinds.append("run_noise")
+                texts.append(f"|difference| {abs(row['difference']):.3g} <= {bound:.3g}, {NOISE_Z:g} standard errors "
+                             "of the difference of the two means (ours: our sd over our runs; the paper's: its "
+                             "printed sd, or ours where it prints none, over its runs)")
+                documented = True
             # a documented cause explains a deviation; the protocol marking alone (fewer runs,
             # a reduced overlay) does not: a deviation beyond tolerance with no other cause
             # is unexplained. An explicit reduced_protocol cause (e.g. 30 epochs instead of
