@@ -195,6 +195,7 @@ def test_a_deviation_within_two_standard_errors_is_run_noise():
         assert row["within"] == False and row["cause_kind"] == kind  # noqa: E712
     assert noise_bound(10.0, 3, None, 3) == pytest.approx(2 * np.sqrt(200 / 3))
     assert noise_bound(10.0, 3, 1.0, 20) == pytest.approx(2 * np.sqrt(100 / 3 + 1 / 20))
+    assert noise_bound(float("nan"), 5, 2.0, 5) == pytest.approx(2 * np.sqrt(4 / 5 + 4 / 5))  # ours unrecorded
     assert noise_bound(10.0, 1, None, 3) is None and noise_bound(float("nan"), 3, None, 3) is None
 
 

@@ -242,15 +242,20 @@ def _tolerance(metric: str, spec_tol: dict, scale: float, published_sd) -> float
 
 def noise_bound(ours_sd, n_ours, published_sd, n_published) -> float | None:
     """``NOISE_Z`` standard errors of ``mean_ours - mean_published``: ``NOISE_Z *
-    sqrt(sd_o^2 / n_o + sd_p^2 / n_p)``, with the paper's printed sd, or ours where it prints
-    none, over the paper's runs (ours where the config gives none); None without our sd or
-    with fewer than 2 of our runs. Two seeds' means differ by more than this bound about 5%
-    of the time when the runs are normal with those spreads."""
-    if ours_sd is None or not np.isfinite(ours_sd) or n_ours is None or pd.isna(n_ours) or int(n_ours) < 2:
+    sqrt(sd_o^2 / n_o + sd_p^2 / n_p)``, each side's sd standing in for the other's where
+    only one is known (the paper prints none, or ours was recorded without one), ``n_p`` the
+    paper's runs (ours where the config gives none); None without any sd or with fewer than
+    2 of our runs. Two means of runs normal with those spreads differ by more than this bound
+    about 5% of the time."""
+    def known(v):
+        return v is not None and not pd.isna(v) and np.isfinite(float(v))
+
+    if n_ours is None or pd.isna(n_ours) or int(n_ours) < 2 or not (known(ours_sd) or known(published_sd)):
         return None
-    sd_p = float(published_sd) if published_sd is not None and np.isfinite(published_sd) else float(ours_sd)
+    sd_o = float(ours_sd) if known(ours_sd) else float(published_sd)
+    sd_p = float(published_sd) if known(published_sd) else sd_o
     n_p = int(n_published) if n_published else int(n_ours)
-    return NOISE_Z * math.sqrt(float(ours_sd) ** 2 / int(n_ours) + sd_p ** 2 / n_p)
+    return NOISE_Z * math.sqrt(sd_o ** 2 / int(n_ours) + sd_p ** 2 / n_p)
 
 
 def _matches(cause: dict, cell: dict) -> bool:
@@ -325,7 +330,7 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
                 kinds.append("run_noise")
                 texts.append(f"|difference| {abs(row['difference']):.3g} <= {bound:.3g}, {NOISE_Z:g} standard errors "
                              "of the difference of the two means (ours: our sd over our runs; the paper's: its "
-                             "printed sd, or ours where it prints none, over its runs)")
+                             "printed sd over its runs; either sd stands in for the other where only one is known)")
                 documented = True
             # a documented cause explains a deviation; the protocol marking alone (fewer runs,
             # a reduced overlay) does not: a deviation beyond tolerance with no other cause
