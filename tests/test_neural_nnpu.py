@@ -230,3 +230,78 @@ def test_a_last_batch_of_one_row_joins_the_one_before_so_batch_norm_trains():
     X, s, _ = _data(n=65)
     # batch_iteration="epoch": 65 = 64 + 1 rows ("serial" takes 64 rows every step)
     NNPUClassifier(prior=0.4, batch_norm=True, batch_iteration="epoch", **SMALL).fit(X, s)
+
+
+# --------------------------------------------------------------- batch_size / epochs "auto"
+@pytest.mark.parametrize("n, n_labeled, expected", [
+    (200, 40, (200, 100)),        # fewer rows than AUTO_MIN_BATCH: the whole table, the reference's 100 epochs
+    (426, 48, (426, 100)),        # Breast Cancer's training rows: as the old defaults (one step per epoch)
+    (2381, 371, (512, 100)),      # 5 steps per epoch, 500 steps
+    (6093, 947, (512, 85)),       # about 1,000 steps
+    (14265, 2775, (512, 36)),
+    (61000, 1000, (1952, 32)),    # the nnPU reference's MNIST set: about 32 labeled rows per batch
+    (100, 0, (100, 100)),
+])
+def test_auto_batch_size_and_epochs_follow_the_documented_rule(n, n_labeled, expected):
+    from pu_lib.neural.nnpu import auto_batching
+
+    assert auto_batching("auto", "auto", n, n_labeled) == expected
+
+
+@pytest.mark.parametrize("n", [2, 37, 511, 512, 513, 1000, 5120, 5121, 30000, 61000, 250000])
+@pytest.mark.parametrize("share", [0.001, 0.02, 0.3, 1.0])
+def test_auto_rule_properties(n, share):
+    """Batches of min(n, >= AUTO_MIN_BATCH) rows with about AUTO_LABELED_PER_BATCH labeled
+    ones, at most AUTO_MAX_EPOCHS epochs, about AUTO_STEPS Adam steps ("serial"), and an
+    integer given for one of the two kept as it is."""
+    from pu_lib.neural.nnpu import (AUTO_LABELED_PER_BATCH, AUTO_MAX_EPOCHS, AUTO_MIN_BATCH, AUTO_STEPS,
+                                    auto_batching)
+
+    n_labeled = max(1, int(share * n))
+    b, e = auto_batching("auto", "auto", n, n_labeled)
+    assert min(n, AUTO_MIN_BATCH) <= b <= n and 1 <= e <= AUTO_MAX_EPOCHS
+    assert b == n or b * n_labeled / n >= min(AUTO_LABELED_PER_BATCH, n_labeled) - 1e-9
+    steps = int(np.ceil(e * n / b))
+    assert steps <= AUTO_STEPS + int(np.ceil(n / b))
+    assert steps >= min(AUTO_STEPS, AUTO_MAX_EPOCHS * n / b) - 1
+    assert auto_batching(64, "auto", n, n_labeled) == (64, min(AUTO_MAX_EPOCHS,
+                                                              int(np.ceil(AUTO_STEPS * min(64, n) / n))))
+    assert auto_batching("auto", 7, n, n_labeled) == (b, 7)
+    assert auto_batching(30000, 100, n, n_labeled) == (30000, 100)
+
+
+def test_defaults_resolve_at_fit_and_are_recorded():
+    X, s, _ = _data(n=200)
+    est = NNPUClassifier(prior=0.4, random_state=0, n_jobs=1)
+    assert est.get_params()["batch_size"] == "auto" and est.get_params()["epochs"] == "auto"
+    est.fit(X, s)
+    assert (est.batch_size_, est.epochs_) == (200, 100) and est.n_epochs_ == 100
+    assert est.history_["steps"].tolist() == [1] * 100
+    assert est.get_params()["batch_size"] == "auto"  # the parameter itself is untouched
+    # early stopping: the rule sees the training rows left after the held-out ones
+    es = NNPUClassifier(prior=0.4, hidden_sizes=(4,), early_stopping=True, validation_fraction=0.1,
+                        n_iter_no_change=1, random_state=0).fit(X, s)
+    assert es.batch_size_ == 180 and es.epochs_ == 100 and es.n_epochs_ <= 100
+
+
+def test_integer_batch_size_and_epochs_are_honoured_unchanged():
+    X, s, _ = _data(n=200)
+    est = NNPUClassifier(prior=0.4, **SMALL).fit(X, s)  # batch_size 64, 5 epochs, "serial"
+    assert (est.batch_size_, est.epochs_, est.n_epochs_) == (64, 5, 5)
+    assert int(est.history_["steps"].sum()) == int(np.ceil(5 * 200 / 64))
+    # the old defaults passed explicitly: whole-table steps, one per epoch
+    old = NNPUClassifier(prior=0.4, hidden_sizes=(8,), batch_size=30000, epochs=3, random_state=0).fit(X, s)
+    assert (old.batch_size_, old.epochs_) == (30000, 3) and old.history_["steps"].tolist() == [1, 1, 1]
+    # "auto" that resolves to the same numbers gives the identical model
+    a = NNPUClassifier(prior=0.4, hidden_sizes=(8,), batch_size="auto", epochs=3, random_state=0).fit(X, s)
+    np.testing.assert_array_equal(a.decision_function(X), old.decision_function(X))
+
+
+@pytest.mark.parametrize("param", ["batch_size", "epochs"])
+@pytest.mark.parametrize("value", ["fast", 0, -1, 2.5, None])
+def test_bad_batch_size_or_epochs_raise_invalid_parameter_error(param, value):
+    from sklearn.utils._param_validation import InvalidParameterError
+
+    X, s, _ = _data(n=40)
+    with pytest.raises(InvalidParameterError, match=param):
+        NNPUClassifier(prior=0.4, **{param: value}).fit(X, s)

@@ -327,6 +327,12 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def _validation_risk(self, torch, module, T, consts) -> float:
         """The method's PU risk on held-out rows (no true labels), for early stopping."""
 
+    def _batching(self, n: int, n_labeled: int) -> tuple[int, int]:
+        """``(batch size, epochs)`` of a fit on ``n`` training rows, ``n_labeled`` of them
+        labeled (a method may resolve ``"auto"`` values from them); recorded as
+        ``batch_size_`` and ``epochs_``."""
+        return int(self.batch_size), int(self.epochs)
+
     def _after_fit(self, torch, module, T, consts) -> None:
         """Fitted attributes a method derives from the final network."""
 
@@ -348,6 +354,8 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
     def _check_batch_norm_rows(self):
         """``ValueError`` for ``batch_norm=True`` with ``batch_size=1`` (module docstring)."""
         has_bn = isinstance(self.model, str) and self.model == "mlp" and len(self.hidden_sizes) > 0
+        if not isinstance(self.batch_size, Integral):  # e.g. "auto": resolved at fit (_batching)
+            return
         if self.batch_norm and has_bn and int(self.batch_size) < 2:
             raise ValueError(f"batch_size={self.batch_size} with batch_norm=True: batch norm needs at least 2 rows "
                              "in every training batch; use batch_size >= 2 or batch_norm=False")
@@ -383,6 +391,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             T = self._tensors(torch, X[rows], s[rows], None if w is None else w[rows], device, tdtype)
         V = None if held is None else self._tensors(torch, X[held], s[held], None if w is None else w[held],
                                                        device, tdtype)
+        batch_size, epochs = self._batching(int(T["X"].shape[0]), int(T["s"].sum()))
         fork_devices = [torch.cuda.current_device()] if device == "cuda" else []
         history: dict[str, list] = {}
         states, extras = [], []
@@ -392,10 +401,10 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
             module = self._build(torch, X.shape[1]).to(device=device, dtype=tdtype)
             torch.manual_seed(derive_seed(seed, "train"))
             generator = torch.Generator().manual_seed(derive_seed(seed, "batches"))
-            batches = EpochBatches(torch, T["X"].shape[0], self.batch_size,
+            batches = EpochBatches(torch, T["X"].shape[0], batch_size,
                                    getattr(self, "batch_iteration", "epoch"), generator, T["s"].device)
             optimizer = self._optimizer(torch, module, float(self.learning_rate))
-            for epoch in range(self.epochs):
+            for epoch in range(epochs):
                 module.train()
                 optimizer = self._schedule(torch, module, optimizer, epoch)
                 try:
@@ -433,6 +442,7 @@ class NeuralPUBase(PUClassifierMixin, BaseEstimator, metaclass=ABCMeta):
 
         self.module_ = module
         self.device_ = device
+        self.batch_size_, self.epochs_ = batch_size, epochs
         self.history_ = {k: np.asarray(v) for k, v in history.items()}
         self.n_epochs_ = len(next(iter(history.values()))) if history else 0
         self.best_epoch_ = self.n_epochs_ - 1 if best_epoch is None else int(best_epoch)
