@@ -352,7 +352,7 @@ def cmd_prior(args) -> int:
 
 
 #: ``--bootstrap`` when not given: 200 resamples for one estimator (bootstrap_ci's
-#: default), 20 per estimator with ``--all`` (six estimators: 126 fits)
+#: default), 20 per estimator with ``--all`` (seven estimators: 147 fits)
 _BOOTSTRAP_DEFAULTS = {"one": 200, "all": 20}
 
 

@@ -44,6 +44,15 @@ def test_the_diagnosis_runs_on_a_small_two_gaussian_sample():
     json.dumps(d.to_dict())  # JSON-ready
 
 
+def test_an_estimators_numbers_do_not_depend_on_the_others_in_the_list():
+    X, s, _ = two_gaussians(n=400, seed=1)
+    kw = {"n_resamples": 4, "sweep": False, "scar": False, "random_state": 3}
+    alone = diagnose_prior(X, s, ["elkan_noto_prior"], **kw).table.iloc[0]
+    after = diagnose_prior(X, s, ["tice", "elkan_noto_prior"], **kw).table.iloc[1]
+    for col in ("estimate", "low", "high"):
+        assert after[col] == alone[col]
+
+
 def test_disjoint_intervals_are_listed_as_a_disagreement():
     X, s = mixture_sample(0.3, 200, 60, seed=0)
     d = diagnose_prior(X, s, [_Constant(0.1), _Constant(0.1), _Constant(0.6)], scenario="case_control",

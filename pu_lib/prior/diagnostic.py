@@ -5,8 +5,10 @@ prior-based scorer then believes. :func:`diagnose_prior` puts the evidence for a
 against it side by side on the user's own ``(X, s)``:
 
 1. **Several estimators** (:data:`DEFAULT_ESTIMATORS`: TIcE, KM2, PULSCAR, PULSNAR,
-   DEDPUL and Elkan-Noto's e1 -- four families: subset bounds, kernel embeddings,
-   classifier-probability densities, a held-out average) each with its percentile
+   DEDPUL, AlphaMax and Elkan-Noto's e1 -- four families: subset bounds, kernel embeddings,
+   classifier-probability densities and mixtures, a held-out average; PE, pen-L1 and
+   AlphaMax_N on request, the least accurate in docs/class_priors.md's measured table, or
+   meant for labeled rows with negatives among them) each with its percentile
    interval over ``n_resamples`` stratified half-samples
    (:func:`pu_lib.prior.bootstrap.bootstrap_ci`). The reported quantity is the prior the
    classifiers of the scenario use (:func:`pu_lib.prior.population_prior`: ``prior_``
@@ -25,7 +27,7 @@ against it side by side on the user's own ``(X, s)``:
    at each prior of a grid, and the share of rows it then predicts positive -- how much the
    classifier's decisions move over the range the estimates leave open.
 
-Default run time: with ``n_resamples=20`` the six estimators make 126 fits; on 2,000 rows
+Default run time: with ``n_resamples=20`` the seven estimators make 147 fits; on 2,000 rows
 of 10 features (2-core machine) PULSNAR and KM2 dominate (about 2-3 s per fit on all
 rows); docs/cli.md gives measured times of ``pu-lib prior --all``.
 """
@@ -45,7 +47,7 @@ from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, check_scenario
 __all__ = ["DEFAULT_ESTIMATORS", "PriorDiagnosis", "diagnose_prior", "prior_sweep", "scar_check"]
 
 #: the estimators :func:`diagnose_prior` runs by default (registry names, kind "prior")
-DEFAULT_ESTIMATORS = ("tice", "km2", "pulscar", "pulsnar", "dedpul", "elkan_noto_prior")
+DEFAULT_ESTIMATORS = ("tice", "km2", "pulscar", "pulsnar", "dedpul", "alphamax", "elkan_noto_prior")
 #: the classifier of the prior sweep by default (registry name and parameters): PU Extra
 #: Trees, 50 trees (a fit takes well under a second on a few thousand rows)
 DEFAULT_SWEEP_CLASSIFIER = ("pu_extra_trees", {"n_estimators": 50})
@@ -194,8 +196,11 @@ def diagnose_prior(X, s, estimators=None, *, scenario: str = SINGLE_TRAINING_SET
     n_l, n = int(n_l), int(n)
     quantity = "alpha" if scenario == CASE_CONTROL else "prior"
     rows, too_few, used = [], {}, set()
-    for i, spec in enumerate(estimators if estimators is not None else DEFAULT_ESTIMATORS):
-        name, est = _make(spec, derive_seed("diagnose_prior", seed, i))
+    for spec in estimators if estimators is not None else DEFAULT_ESTIMATORS:
+        # seeds follow from the estimator's name, not its place in the list, so that adding
+        # or dropping another estimator leaves its numbers unchanged
+        label = spec if isinstance(spec, str) else type(spec).__name__
+        name, est = _make(spec, derive_seed("diagnose_prior", seed, label))
         base, k = name, 1
         while name in used:  # two objects of one class: _2, _3, ...
             k += 1
@@ -219,7 +224,7 @@ def diagnose_prior(X, s, estimators=None, *, scenario: str = SINGLE_TRAINING_SET
                 warnings.simplefilter("ignore", BootstrapShiftWarning)
                 if boot:
                     res = bootstrap_ci(est, X, s, n_resamples=n_resamples, confidence=confidence,
-                                       random_state=derive_seed("diagnose_prior", seed, i, "bootstrap"),
+                                       random_state=derive_seed("diagnose_prior", seed, name, "bootstrap"),
                                        n_jobs=n_jobs, resampling="half")
                     fitted = res.estimator
                     iv = getattr(res, quantity)
