@@ -328,9 +328,9 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
             bound = noise_bound(row["ours_sd"], row["n_runs"], psd, spec.get("runs"))
             if row["within"] is False and bound is not None and abs(row["difference"]) <= bound:
                 kinds.append("run_noise")
-                texts.append(f"|difference| {abs(row['difference']):.3g} <= {bound:.3g}, {NOISE_Z:g} standard errors "
-                             "of the difference of the two means (ours: our sd over our runs; the paper's: its "
-                             "printed sd over its runs; either sd stands in for the other where only one is known)")
+                texts.append(f"the difference is within {NOISE_Z:g} standard errors of the difference of the two means "
+                             "(ours: our sd over our runs; the paper's: its printed sd over its runs; either sd stands "
+                             "in for the other where only one is known)")
                 documented = True
             # a documented cause explains a deviation; the protocol marking alone (fewer runs,
             # a reduced overlay) does not: a deviation beyond tolerance with no other cause
