@@ -94,6 +94,11 @@ and ReLU (``models.py``, ``MultiLayerPerceptron``; ``model="mlp", hidden_sizes=(
 :mod:`pu_lib.neural._models`); their CIFAR-10 ``CNN`` is the 13-layer network of
 ``model="cnn13"``. Any model of :class:`pu_lib.neural.NNPUClassifier` works.
 
+**Forward passes.** The authors' loops also run the other student (and the teacher) forward
+in training mode on every batch whether or not its output is used, which moves only those
+networks' batch-norm running averages; here a network runs forward only where its output
+enters a loss, and a selection scores with the network in evaluation mode.
+
 **Sample weights** enter every weighted mean (the nnPU means as in nnPU, the entropy and
 cross-entropy means, the consistency and collaboration means); the selection counts rows.
 """
@@ -504,8 +509,6 @@ class SelfPUClassifier(NeuralPUBase):
                 objective, value, corrected = nnpu_objective(positive, negative, risk="nnpu", beta=float(self.beta),
                                                              gamma=float(self.gamma))
                 p = torch.sigmoid(z)
-                if mult is not None:
-                    objective = objective + (_entropy(torch, p) * mult[:, 1]).mean()
                 if teachers_on:
                     if float(self.collaboration) > 0:
                         p_other = probs(nets[1 - k], idx, grad=False)
@@ -515,6 +518,8 @@ class SelfPUClassifier(NeuralPUBase):
                             out["collaboration_steps"] += 1
                     pt = probs(nets[k + 2], idx, grad=False)
                     objective = objective + cw * _wmean((p - pt) ** 2, wb)
+                if mult is not None:  # after the collaboration gate, as train_with_meta adds it
+                    objective = objective + (_entropy(torch, p) * mult[:, 1]).mean()
                 step(objective)
                 out["risk" if k == 0 else "risk_student2"].append(float(value.detach()))
                 if k == 0:
