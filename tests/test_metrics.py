@@ -296,13 +296,13 @@ def test_evaluate_single_class_gives_nan_aucs_not_error():
 
 def test_metrics_table_describes_every_metric_and_derives_the_lists():
     assert list(m.METRICS) == [
-        "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
+        "accuracy", "f1", "f1_tuned", "f1_test_oracle", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
         "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01", "fit_seconds",
         "alpha_u_abs_error", "propensity_mse", "c_abs_error", "ms_per_example",
         "pu_auc", "pu_auc_corrected", "pu_f1", "pu_accuracy", "nnpu_risk",
     ]
     assert m.EVALUATE_METRICS == (
-        "accuracy", "f1", "f1_tuned", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
+        "accuracy", "f1", "f1_tuned", "f1_test_oracle", "auc_roc", "auc_pr", "brier", "mcc", "lee_liu",
         "prior_abs_error", "train_pu_risk_01", "test_pn_risk_01",
     )
     assert m.PRIOR_METRICS == ("prior_abs_error", "fit_seconds", "alpha_u_abs_error", "c_abs_error", "ms_per_example")
@@ -439,6 +439,18 @@ def test_grid_threshold_rule_is_the_pu_hellinger_authors_first_maximum_with_stri
     t, f = m.grid_f1_threshold(y, proba)
     f1s = [m.f1(y, (proba > g).astype(int)) for g in grid]
     assert f == pytest.approx(max(f1s)) and t == grid[int(np.argmax(f1s))]
+
+
+def test_f1_test_oracle_is_the_best_grid_f1_on_the_test_rows():
+    """The grid's best F1 on the test probabilities: never below the F1 of any grid
+    threshold (0.5 among them, up to the strict > of the grid), and reached by one."""
+    rng = np.random.default_rng(0)
+    y = (rng.random(300) < 0.3).astype(int)
+    proba = np.clip(0.3 * y + rng.random(300) * 0.7, 0, 1)
+    out = m.evaluate(y, proba)
+    per_t = [m.f1(y, (proba > t).astype(int)) for t in m.F1_THRESHOLD_GRID]
+    assert out["f1_test_oracle"] == pytest.approx(max(per_t))
+    assert out["f1_test_oracle"] >= out["f1"] - 1e-12 or np.any(proba == 0.5)
 
 
 def test_f1_tuned_takes_the_threshold_rule():
