@@ -200,11 +200,15 @@ def loss_pair(torch, z, loss: str):
     return torch.nn.functional.softplus(-z), torch.nn.functional.softplus(z)
 
 
-def pu_batch_risks(torch, z, s, w, in_u, *, prior, pi_pos, k, loss):
+def pu_batch_risks(torch, z, s, w, in_u, *, prior, pi_pos, k, loss, mult=None):
     """``(positive risk, negative risk)`` of one batch: ``pi_+ R_p^+`` and
     ``k (R_u^- - pi R_p^-)`` (module docstring) as 0-d tensors. ``z`` scores, ``s`` bool
-    (labeled), ``w`` weights, ``in_u`` bool (row in U)."""
+    (labeled), ``w`` weights, ``in_u`` bool (row in U). ``mult``: per-row factors of the
+    losses that leave the means' denominators (the weight sums) alone -- Self-PU's
+    calibration weights (:mod:`pu_lib.neural.selfpu`)."""
     lp, ln = loss_pair(torch, z, loss)
+    if mult is not None:
+        lp, ln = lp * mult, ln * mult
     wp = torch.where(s, w, torch.zeros_like(w))
     wu = torch.where(in_u, w, torch.zeros_like(w))
     W_p, W_u = wp.sum(), wu.sum()

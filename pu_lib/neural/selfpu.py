@@ -122,7 +122,7 @@ from pu_lib.base import (
 )
 from pu_lib.neural._models import scores
 from pu_lib.neural._training import NeuralPUBase, batch_bounds
-from pu_lib.neural.nnpu import LOSSES, loss_pair, nnpu_objective
+from pu_lib.neural.nnpu import LOSSES, nnpu_objective, pu_batch_risks
 from pu_lib.prior import resolve_prior
 
 __all__ = ["FINAL_NETWORKS", "SelfPUClassifier", "calibration_weights", "consistency_weight",
@@ -193,15 +193,8 @@ def _weighted_pu_risks(torch, z, s, w, in_u, mult, *, prior, loss):
     """``(R_p, R_n)`` of nnPU with each row's losses multiplied by ``mult`` and the means
     normalised by the sample weights ``w`` alone (the authors' ``sigmoid_eps`` risks:
     ``mult`` scales the losses, the denominators stay the batch's P and U sizes)."""
-    lp, ln = loss_pair(torch, z, loss)
-    wp = torch.where(s, w, torch.zeros_like(w))
-    wu = torch.where(in_u, w, torch.zeros_like(w))
-    W_p, W_u = wp.sum(), wu.sum()
-    W_p = torch.where(W_p > 0, W_p, torch.ones_like(W_p))
-    W_u = torch.where(W_u > 0, W_u, torch.ones_like(W_u))
-    positive = prior * (wp * mult * lp).sum() / W_p
-    negative = (wu * mult * ln).sum() / W_u - prior * (wp * mult * ln).sum() / W_p
-    return positive, negative
+    return pu_batch_risks(torch, z, s, w, in_u, prior=prior, pi_pos=prior, k=1.0, loss=loss,
+                          mult=None if isinstance(mult, float) else mult)
 
 
 def _entropy(torch, p):
