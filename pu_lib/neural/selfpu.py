@@ -258,8 +258,10 @@ class SelfPUClassifier(NeuralPUBase):
     n_epochs_, best_epoch_, epoch_states_, device_, prior_, prior_estimator_, classes_,
     n_features_in_ : as :class:`pu_lib.neural.NNPUClassifier`.
 
-    **predict_proba** is ``sigmoid(g(x))`` of the returned network, kind ``"score"`` (the
-    nnPU sigmoid-loss minimiser is a classifier, not a posterior; docs/probabilities.md).
+    **predict_proba** (kind ``"score"``, docs/probabilities.md): ``sigmoid(g(x))`` of the returned
+    network; the nnPU risk with the sigmoid loss, the pseudo-label entropy and the teachers'
+    averaging make it a classifier's score, not an estimate of ``P(y = 1 | x)``
+    (:class:`pu_lib.calibration.PUCalibratedClassifier` calibrates it).
     """
 
     _proba_kind = "score"
