@@ -43,6 +43,7 @@ FAST = {
     "nnpu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
     "imbalanced_nnpu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
     "vpu": {"hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
+    "selfpu": {"prior": 0.4, "hidden_sizes": (8,), "batch_norm": False, "epochs": 3, "batch_size": 100},
 }
 
 

@@ -57,6 +57,7 @@ SPARSE = {
     "nnpu": ({"prior": 0.5, **NEURAL}, "zeros"),
     "imbalanced_nnpu": ({"prior": 0.5, **NEURAL}, "zeros"),
     "vpu": (dict(NEURAL), "zeros"),
+    "selfpu": ({"prior": 0.5, **NEURAL, "batch_norm": False}, "zeros"),
     "pulscar": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}}, "missing"),
     "pulsnar": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}, "max_clusters": 2}, "missing"),
     "dedpul": ({"n_folds": 2, "xgb_params": {"n_estimators": 5}}, "missing"),
@@ -70,7 +71,7 @@ VARIANTS = [
     ("pn_boosting", {"n_estimators": 5, "booster": "gradient_boosting"}, "zeros"),
     ("pn_boosting", {"n_estimators": 5, "booster": "xgboost"}, "stored"),
 ]
-NEURAL_NAMES = {"upu", "nnpu", "imbalanced_nnpu", "vpu"}
+NEURAL_NAMES = {"upu", "nnpu", "imbalanced_nnpu", "vpu", "selfpu"}
 
 
 def _data(n=160, d=6, seed=0):
