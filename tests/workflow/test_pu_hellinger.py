@@ -31,7 +31,7 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
     exp = cfg["experiments"]["pu_hellinger"]
     assert exp["split"] == {"test_size": 0.3, "val_size": 0.5, "refit": True, "max_samples": 10000}
     assert [s["flip_ratio"] for s in exp["settings"]] == [0.25, 0.5, 0.75]
-    assert exp["repetitions"] == 20 and exp["metrics"] == ["f1_tuned", "auc_pr", "auc_roc"]
+    assert exp["repetitions"] == 20 and exp["metrics"] == ["f1_tuned", "f1_test_oracle", "auc_pr", "auc_roc"]
     assert len(exp["datasets"]) == 15 and all(d["positive"] == "pu_hellinger" for d in exp["datasets"])
     optional = {d["name"] for d in exp["datasets"] if d.get("optional")}
     assert optional == {"churn_chile", "churn_korean", "creditcard_ulb_puhdt"}
