@@ -85,6 +85,7 @@ def test_prior_table_names_the_estimate_and_its_interval(files):
     assert "percentile interval over 4" in proc.stdout
 
 
+@pytest.mark.slow  # ~6 s: a whole-package copy and refits; the fast tier stays under 3 minutes
 def test_fit_then_predict_round_trip_matches_the_estimator_in_process(tmp_path):
     df = _frame(text=False)
     train, new = tmp_path / "train.parquet", tmp_path / "new.csv"

@@ -53,6 +53,7 @@ def test_same_hash_in_a_copy_and_bytecode_caches_do_not_count(tmp_path):
     assert all(f.startswith("pu_lib/") for f in files)
 
 
+@pytest.mark.slow  # ~6 s: a whole-package copy and refits; the fast tier stays under 3 minutes
 def test_an_edit_changes_the_hash_of_the_methods_that_use_the_file_only(tmp_path):
     pkg = _copy(tmp_path)
     before = {m: _h(spec, pkg) for m, spec in (("naive", NAIVE), ("elkan", ELKAN), ("pulsnar", PULSNAR),

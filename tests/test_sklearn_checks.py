@@ -82,10 +82,10 @@ CHECK_PARAMS: dict[str, dict] = {
     "nnpu": {"prior": 0.4, **CASE_CONTROL, **NEURAL_CHECK_PARAMS},
     "imbalanced_nnpu": {"prior": 0.4, **CASE_CONTROL, **NEURAL_CHECK_PARAMS},
     "vpu": {**NEURAL_CHECK_PARAMS},
-    # Self-PU: the same small network without batch norm, a selection after epochs 5 and 15
-    # and the teachers from epoch 10, so that every mechanism runs within the 20 epochs
-    "selfpu": {"prior": 0.4, **CASE_CONTROL, **NEURAL_CHECK_PARAMS, "batch_norm": False, "self_paced_start": 5,
-               "self_paced_ramp": 20, "ema_start": 10},
+    # Self-PU: the same small network without batch norm, 12 epochs, a selection after epoch 3
+    # and the teachers from epoch 6, so that every mechanism runs
+    "selfpu": {"prior": 0.4, **CASE_CONTROL, **NEURAL_CHECK_PARAMS, "batch_norm": False, "epochs": 12,
+               "self_paced_start": 3, "self_paced_ramp": 12, "ema_start": 6},
 }
 
 
