@@ -181,20 +181,22 @@ def calibration_weights(grad_eps: np.ndarray, labeled: np.ndarray, *, gamma: flo
     w = np.maximum(-np.asarray(grad_eps, dtype=np.float64), 0.0)
     w[:, 0] += 1e-10
     limit = gamma * batch_size
+    total = float(w[:, 1].sum())  # sum(w_1), kept current as rows change (their loop re-sums)
     for j in range(w.shape[0]):
-        if labeled[j] or w[:, 1].sum() >= limit:
+        old = w[j, 1]
+        if labeled[j] or total >= limit:
             w[j, 0], w[j, 1] = 1.0, 0.0
         else:
             w[j] /= w[j].sum()
+        total += w[j, 1] - old
     return w
 
 
-def _weighted_pu_risks(torch, z, s, w, in_u, mult, *, prior, loss):
+def _weighted_pu_risks(torch, z, s, w, in_u, mult=None, *, prior, loss):
     """``(R_p, R_n)`` of nnPU with each row's losses multiplied by ``mult`` and the means
     normalised by the sample weights ``w`` alone (the authors' ``sigmoid_eps`` risks:
     ``mult`` scales the losses, the denominators stay the batch's P and U sizes)."""
-    return pu_batch_risks(torch, z, s, w, in_u, prior=prior, pi_pos=prior, k=1.0, loss=loss,
-                          mult=None if isinstance(mult, float) else mult)
+    return pu_batch_risks(torch, z, s, w, in_u, prior=prior, pi_pos=prior, k=1.0, loss=loss, mult=mult)
 
 
 def _entropy(torch, p):
@@ -496,11 +498,8 @@ class SelfPUClassifier(NeuralPUBase):
                     mult = self._calibration(torch, nets[k], X, idx, sb, wb, ub, prior, batches.generator)
                     out["calibrated_steps"] += 1
                 z = scores(nets[k], X[idx])
-                if mult is None:
-                    positive, negative = _weighted_pu_risks(torch, z, sb, wb, ub, 1.0, prior=prior, loss=self.loss)
-                else:
-                    positive, negative = _weighted_pu_risks(torch, z, sb, wb, ub, mult[:, 0], prior=prior,
-                                                            loss=self.loss)
+                positive, negative = _weighted_pu_risks(torch, z, sb, wb, ub, None if mult is None else mult[:, 0],
+                                                        prior=prior, loss=self.loss)
                 objective, value, corrected = nnpu_objective(positive, negative, risk="nnpu", beta=float(self.beta),
                                                              gamma=float(self.gamma))
                 p = torch.sigmoid(z)
@@ -589,7 +588,7 @@ class SelfPUClassifier(NeuralPUBase):
 
     def _validation_risk(self, torch, module, T, consts):
         z = scores(module, T["X"])
-        positive, negative = _weighted_pu_risks(torch, z, T["s"], T["w"], T["in_u"], 1.0, prior=consts["prior"],
+        positive, negative = _weighted_pu_risks(torch, z, T["s"], T["w"], T["in_u"], prior=consts["prior"],
                                                 loss=self.loss)
         return float(positive + torch.clamp(negative, min=0.0))
 
