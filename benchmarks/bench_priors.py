@@ -16,7 +16,9 @@ subclass), 100 features and U in ``--sizes`` (default 10k / 50k / 100k; paper Ta
   install --target DIR cvxopt``), one distance-curve QP solved both by our solver (factor
   + NNLS, or the active-set method from a cold start) and by ``cvxopt.solvers.coneqp`` in
   the authors' formulation (their solver) on the same kernel -- ratio cvxopt / ours;
-* **DEDPUL** (:class:`pu_lib.prior.DEDPUL`, XGBoost predictions) and, at the first size,
+* **DEDPUL** (:class:`pu_lib.prior.DEDPUL`; ``--dedpul-boosters``: XGBoost predictions by
+  default, ``catboost`` the PULSNAR paper's DEDPUL, whose Table 2 seconds go beside that row
+  only) and, at the first size,
   its density-ratio step against the natural reference on the same predictions: exact
   ``scipy.stats.gaussian_kde`` sums and a plain-Python dict implementation of the
   monotonizing trends (the authors' data structure) -- ratio reference / ours;
@@ -24,6 +26,11 @@ subclass), 100 features and U in ``--sizes`` (default 10k / 50k / 100k; paper Ta
   (2 cores here): PULSCAR 0.61 / 1.77 / 3.19, PULSNAR 2.04 / 7.91 / 14.07, TIcE
   83.78 / 349.28 / 706.50, DEDPUL 2.29 / 42.04 / 159.59 and KM 243.47 / failed / failed
   for U = 10k / 50k / 100k.
+
+``--diabetes`` adds Table 2's last row: the CDC diabetes health indicators from the data
+mirror (``--data-mirror``, default ``../shared/datasets``), the paper's positive class, SCAR
+with 20% positives among the unlabeled (``pulsnar_alpha``, seed 0), as the
+``pulsnar_times_diabetes`` experiment labels it.
 
 Per-example times are fit seconds / (|P| + |U|). PULSCAR and PULSNAR are timed with each
 ``--boosters`` entry: ``xgboost`` (the default estimator) and ``hist_boost`` (rows marked
@@ -43,7 +50,8 @@ each, beside the values of their results spreadsheet for the same seeds.
 Usage: ``python benchmarks/bench_priors.py [--sizes 10000 50000 100000] [--frac 0.2]
 [--repeat 1] [--no-reference] [--n-jobs 2] [--authors-python PY --authors-src DIR]
 [--example-alphas A ...] [--authors-draws N] [--cvxopt-path DIR] [--boosters xgboost hist_boost] [--quick]
-[--estimators TIcE PULSCAR PULSNAR KM DEDPUL]`` (``--quick``: U = 10k only, no plain-Python TIcE;
+[--estimators TIcE PULSCAR PULSNAR KM DEDPUL] [--dedpul-boosters xgboost catboost hist_boost] [--diabetes]``
+(``--quick``: U = 10k only, no plain-Python TIcE;
 ``--estimators``: only these estimators' rows, e.g. ``--estimators TIcE`` after a change to TIcE)
 """
 
@@ -65,6 +73,10 @@ PAPER = {  # PULSNAR Table 2, seconds (KM: "Failed" at 50k and 100k)
     50_000: {"TIcE": 349.28, "PULSCAR": 1.77, "PULSNAR": 7.91, "DEDPUL": 42.04, "KM": "failed"},
     100_000: {"TIcE": 706.50, "PULSCAR": 3.19, "PULSNAR": 14.07, "DEDPUL": 159.59, "KM": "failed"},
 }
+
+
+#: Table 2's diabetes row (P 218,334 / U 35,346 as printed), seconds
+PAPER_DIABETES = {"TIcE": 1100.73, "PULSCAR": 18.31, "PULSNAR": 27.85, "DEDPUL": 199.88, "KM": "failed"}
 
 
 def paper_cells(p, t):
@@ -147,7 +159,7 @@ def side_by_side(args, label, X, s, alpha, mode, cls, paper_seconds=None):
             extra += (f"  authors: {a[0]:.2f} s (CPU {a[3]:.1f} s), alpha {a[1]:.3f}"
                       + (f", {a[2]} clusters" if a[2] else "") + f"; authors / ours {a[0] / t:.1f}x")
         name = cls.__name__ + ("" if booster == "xgboost" else "+hb")
-        print(f"{label:>7} {name:<11} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t:8.2f} "
+        print(f"{label:>8} {name:<11} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t:8.2f} "
               f"{1e3 * t / X.shape[0]:7.3f} {paper_cells(paper_seconds, t)}  {extra}", flush=True)
         out = out or (t, est)
     return out
@@ -222,6 +234,28 @@ def dedpul_ratio_reference(est, s):
             f"{np.array_equal(m_ours, m_ref)})")
 
 
+def snar_case(n_u, frac):
+    """Table 2's synthetic SNAR set: P 5,000 (1,000 per subclass), U ``n_u``, 100 features, seed 0."""
+    from pu_lib.datasets.synthetic import make_pulsnar_snar
+
+    d = make_pulsnar_snar(frac, n_labeled_per_subclass=1000, n_unlabeled=n_u, n_features=100, random_state=0)
+    return np.asarray(d.X, dtype=float), d.meta["recipe_s"].to_numpy(), (d.target > 0).astype(int)
+
+
+def diabetes_case(data_mirror):
+    """Table 2's diabetes row as the ``pulsnar_times_diabetes`` experiment builds it: the CDC
+    diabetes health indicators (the PULSNAR paper's positive class), SCAR with 20% positives
+    among the unlabeled (``pulsnar_alpha``, label seed 0)."""
+    from pu_lib.datasets import load_dataset
+    from pu_lib.labeling import pulsnar_alpha
+
+    mirror = data_mirror or Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    d = load_dataset("cdc_diabetes_health_indicators", data_mirror=mirror, download=False)
+    y = d.binary_target("pulsnar")
+    s = np.asarray(pulsnar_alpha(y, 0.2, random_state=0).s)
+    return np.asarray(d.X, dtype=float), s, y
+
+
 #: the estimators of the table (``--estimators``)
 ESTIMATORS = ["TIcE", "PULSCAR", "PULSNAR", "KM", "DEDPUL"]
 
@@ -247,6 +281,11 @@ def main(argv=None) -> None:
     ap.add_argument("--quick", action="store_true", help="U = 10,000 only, without the plain-Python TIcE")
     ap.add_argument("--boosters", nargs="+", default=["xgboost", "hist_boost"], choices=["xgboost", "hist_boost"],
                     help="PULSCAR/PULSNAR boosters to time (rows '+hb': booster='hist_boost')")
+    ap.add_argument("--dedpul-boosters", nargs="+", default=["xgboost"], choices=["xgboost", "catboost", "hist_boost"],
+                    help="DEDPUL boosters to time (rows '+cb': booster='catboost', the paper's; '+hb': hist_boost)")
+    ap.add_argument("--diabetes", action="store_true",
+                    help="also time the estimators on the CDC diabetes set (Table 2's last row; needs the mirror)")
+    ap.add_argument("--data-mirror", default=None, help="the data mirror (default: ../shared/datasets)")
     ap.add_argument("--estimators", nargs="+", default=ESTIMATORS, choices=ESTIMATORS,
                     help="only these estimators' rows at --sizes (the beta-density check goes with PULSCAR)")
     args = ap.parse_args(argv)
@@ -282,9 +321,10 @@ def main(argv=None) -> None:
     from pu_lib._logging import Progress
 
     # progress (cases done / total, time left) on stderr, the table on stdout
-    progress = Progress(2 * len(args.example_alphas) + 5 * len(args.sizes), "bench_priors", unit="cases",
+    progress = Progress(2 * len(args.example_alphas) + 5 * (len(args.sizes) + args.diabetes), "bench_priors",
+                        unit="cases",
                         terminal=sys.stderr)
-    print(f"{'U':>7} {'method':<9} {'alpha':>6} {'est.':>6} {'|err|':>6} {'seconds':>8} {'ms/ex':>7} "
+    print(f"{'U':>8} {'method':<11} {'alpha':>6} {'est.':>6} {'|err|':>6} {'seconds':>8} {'ms/ex':>7} "
           f"{'paper s':>8} {'ratio':>8}  note")
     for a in args.example_alphas:  # the authors' example size: P 2,000 (5 subclasses), U 6,000, 50 features
         for mode, gen, cls in (("pulscar", make_pulsnar_scar, PULSCAR), ("pulsnar", make_pulsnar_snar, PULSNAR)):
@@ -293,18 +333,19 @@ def main(argv=None) -> None:
             side_by_side(args, "6000", np.asarray(d.X, dtype=float), s, float((d.target[s == 0] > 0).mean()),
                          mode, cls)
             progress.update()
-    for n_u in args.sizes:
-        d = make_pulsnar_snar(args.frac, n_labeled_per_subclass=1000, n_unlabeled=n_u, n_features=100,
-                              random_state=0)
-        X, s, y = d.X, d.meta["recipe_s"].to_numpy(), (d.target > 0).astype(int)
+    cases = [(str(n_u), lambda n_u=n_u: snar_case(n_u, args.frac), PAPER.get(n_u, {})) for n_u in args.sizes]
+    if args.diabetes:
+        cases.append(("diabetes", lambda: diabetes_case(args.data_mirror), PAPER_DIABETES))
+    for i, (label, make, paper) in enumerate(cases):
+        X, s, y = make()
         n = X.shape[0]
         alpha = y[s == 0].mean()
-        paper = PAPER.get(n_u, {})
+        first = i == 0
 
         if "TIcE" in args.estimators:
             t_ours, est = best_time(lambda: TIcE(random_state=0).fit(X, s), args.repeat)
             note = ""
-            if not args.no_reference and n_u <= args.reference_max_u:
+            if not args.no_reference and label != "diabetes" and n - int(s.sum()) <= args.reference_max_u:
                 bins, nv, _ = bin_features(X)
                 folds = make_folds(n, 5, 0)
                 ours_folds = TIcE(folds=folds).fit(X, s)
@@ -313,13 +354,14 @@ def main(argv=None) -> None:
                 t_ref = time.perf_counter() - t0
                 same = np.allclose(ref["c_folds"], ours_folds.c_folds_)
                 note = f"plain-Python reference {t_ref:.1f} s: ours {t_ref / t_ours:.0f}x faster, same c: {same}"
-            print(f"{n_u:>7} {'TIcE':<9} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} {t_ours:8.2f} "
-                  f"{1e3 * t_ours / n:7.3f} {paper_cells(paper.get('TIcE'), t_ours)}  {note}")
+            print(f"{label:>8} {'TIcE':<11} {alpha:6.3f} {est.alpha_:6.3f} {abs(est.alpha_ - alpha):6.3f} "
+                  f"{t_ours:8.2f} {1e3 * t_ours / n:7.3f} {paper_cells(paper.get('TIcE'), t_ours)}  {note}",
+                  flush=True)
         progress.update()
 
         for mode, cls in (("pulscar", PULSCAR), ("pulsnar", PULSNAR)):
             if cls.__name__ in args.estimators:
-                side_by_side(args, str(n_u), X, s, alpha, mode, cls, paper.get(cls.__name__))
+                side_by_side(args, label, X, s, alpha, mode, cls, paper.get(cls.__name__))
             progress.update()
 
         # KM1 / KM2: one fit computes both thresholds' estimates
@@ -327,22 +369,27 @@ def main(argv=None) -> None:
             t_km, km = best_time(lambda: KMPriorEstimator(random_state=0).fit(X, s), args.repeat)
             note = (f"one fit for both; {km.n_mixture_used_} + {km.n_component_used_} rows used (cap 2,000), "
                     f"QP solver: {km.solver_}" + (f" (kernel rank {km.rank_})" if km.rank_ else ""))
-            if n_u == args.sizes[0] and args.cvxopt_path:
+            if first and args.cvxopt_path:
                 note += "; " + km_qp_reference(args.cvxopt_path, X, s, km)
             for v in ("km1", "km2"):
                 a_hat = km.kappa_[v]
-                print(f"{n_u:>7} {v.upper():<9} {alpha:6.3f} {a_hat:6.3f} {abs(a_hat - alpha):6.3f} {t_km:8.2f} "
-                      f"{1e3 * t_km / n:7.3f} {paper_cells(paper.get('KM'), t_km)}  {note if v == 'km1' else ''}",
-                      flush=True)
+                print(f"{label:>8} {v.upper():<11} {alpha:6.3f} {a_hat:6.3f} {abs(a_hat - alpha):6.3f} "
+                      f"{t_km:8.2f} {1e3 * t_km / n:7.3f} {paper_cells(paper.get('KM'), t_km)}  "
+                      f"{note if v == 'km1' else ''}", flush=True)
         progress.update()
 
         if "DEDPUL" in args.estimators:
-            t_d, dd = best_time(lambda: DEDPUL(random_state=0, n_jobs=args.n_jobs).fit(X, s), args.repeat)
-            note = f"EM branch: {dd.details_['chosen']}"
-            if n_u == args.sizes[0] and not args.no_reference:
-                note += "; " + dedpul_ratio_reference(dd, s)
-            print(f"{n_u:>7} {'DEDPUL':<9} {alpha:6.3f} {dd.alpha_:6.3f} {abs(dd.alpha_ - alpha):6.3f} {t_d:8.2f} "
-                  f"{1e3 * t_d / n:7.3f} {paper_cells(paper.get('DEDPUL'), t_d)}  {note}", flush=True)
+            for booster in args.dedpul_boosters:
+                t_d, cpu, dd = best_time(lambda: DEDPUL(random_state=0, n_jobs=args.n_jobs, booster=booster).fit(X, s),
+                                         args.repeat, cpu=True)
+                note = f"EM branch: {dd.details_['chosen']}; CPU {cpu:.1f} s"
+                if first and booster == args.dedpul_boosters[0] and not args.no_reference:
+                    note += "; " + dedpul_ratio_reference(dd, s)
+                # the paper's DEDPUL ran on CatBoost (its Discussion): its seconds go beside that row
+                p = paper.get("DEDPUL") if booster == "catboost" else None
+                name = "DEDPUL" + {"xgboost": "", "catboost": "+cb", "hist_boost": "+hb"}[booster]
+                print(f"{label:>8} {name:<11} {alpha:6.3f} {dd.alpha_:6.3f} {abs(dd.alpha_ - alpha):6.3f} "
+                      f"{t_d:8.2f} {1e3 * t_d / n:7.3f} {paper_cells(p, t_d)}  {note}", flush=True)
         progress.update()
 
     if "PULSCAR" in args.estimators:
