@@ -1,14 +1,18 @@
 """Benchmark: PU-SHRF, PU-HRF (pu_lib.trees.PUHellingerForestClassifier) and a bagged HDT
 forest against scikit-learn's RandomForestClassifier, side by side in one run, per node.
 
-Two kinds of data, each split 80 / 20 into training and test rows:
+Three kinds of data, each split 80 / 20 into training and test rows:
 
 * ``--sizes`` (default ``20000x20`` and ``200000x50``), imbalanced:
   ``make_classification(n, d, n_informative=d // 2, weights=[0.95], flip_y=0.01)`` (5%
   positives), half of the positives labeled (SCAR);
 * ``--balanced`` (default ``20000x20``):
   ``make_classification(n, d, n_informative=d // 2, n_redundant=d // 5)`` (50%
-  positives), ``--n-labeled`` (default 1,000) positives of the training rows labeled.
+  positives), ``--n-labeled`` (default 1,000) positives of the training rows labeled;
+* ``--mnist N`` (default none): ``N`` rows of MNIST's training split (drawn with seed 0)
+  from the datasets mirror (``--mirror``, default ``$PU_LIB_DATA_MIRROR`` or
+  ``/work/shared/datasets``), pixels / 255, 784 features, even digits positive (about 49%),
+  ``N // 10`` positives of the training rows labeled (1,000 at ``N = 10000``).
 
 Every forest gets the same training matrix (float32, C order), ``--n-estimators`` trees
 (default 100, the paper's), the same integer ``max_features = floor(sqrt(d))``
@@ -27,21 +31,28 @@ Every forest gets the same training matrix (float32, C order), ``--n-estimators`
 
 The models are fitted in turn, ``--repeat`` rounds (so each model sees the same machine
 load as the others). Reported per model: fit wall time (min and median over the rounds),
-nodes (all trees together), fit time per node (min and median), rows per node (the
-training rows of the internal nodes summed, bootstrap repeats counted, over all nodes:
-how many rows each tried feature sorts per node built), fit time per such row,
+nodes (all trees together), the trees' mean maximum depth, fit time per node (min and
+median), rows per node (the training rows of the internal nodes summed over all nodes:
+how many rows each tried feature sorts per node built; bootstrap repeats counted for the
+package's trees, whose engine keeps the repeated rows, and not for scikit-learn's, which
+weights the distinct rows), fit time per such row,
 ``predict_proba`` time on the test rows (best of 3) and test AUC-PR against ``y`` (a
 sanity check); then per Hellinger model the ratios of its time per node (min and
 median over the rounds) and per row (median) to scikit-learn's on ``s`` and on ``y``.
 The numba JIT is warmed up on tiny forests first (its time is printed separately).
 
+On MNIST the PU Hellinger trees grow as long chains, as the first author's code does
+(docs/pu_hellinger_trees.md, "Tree shape on MNIST"): the depth and rows-per-node columns
+show it beside the two tabular shapes.
+
 Run: ``python benchmarks/bench_hellinger.py [--sizes 20000x20 200000x50] [--balanced
-20000x20] [--n-labeled 1000] [--n-jobs 2] [--repeat 3]``.
+20000x20] [--n-labeled 1000] [--mnist 10000] [--n-jobs 2] [--repeat 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import numpy as np
@@ -50,6 +61,7 @@ from sklearn.datasets import make_classification
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.metrics import average_precision_score
 
+from pu_lib.datasets import load_dataset
 from pu_lib.trees import HellingerTreeClassifier, PUHellingerForestClassifier
 from pu_lib.trees._builder import forest_votes
 from pu_lib.trees._classes import _engine_params, _tree_seeds, pn_weights
@@ -71,6 +83,18 @@ def balanced_data(n: int, d: int, n_labeled: int, seed: int = 0):
     n_tr = int(0.8 * n)
     s = np.zeros(n, np.int8)
     s[:n_tr] = make_pu(y[:n_tr], n_labeled, seed)
+    return split(X, y, s)
+
+
+def mnist_data(n: int, mirror: str, seed: int = 0):
+    ds = load_dataset("mnist", data_mirror=mirror, download=False)
+    y = ds.binary_target("pu_extra_trees").astype(np.int64)  # even digits positive
+    train = np.flatnonzero((ds.meta["split"] == "train").to_numpy())
+    rows = np.sort(np.random.default_rng(seed).choice(train, n, replace=False))
+    X, y = ds.X[rows] / np.float32(255.0), y[rows]
+    n_tr = int(0.8 * n)
+    s = np.zeros(n, np.int8)
+    s[:n_tr] = make_pu(y[:n_tr], n // 10, seed)
     return split(X, y, s)
 
 
@@ -113,6 +137,12 @@ def node_counts(model) -> tuple[int, int]:
     return nodes, rows
 
 
+def mean_depth(model) -> float:
+    """The trees' maximum depths (root = 0), averaged over the trees."""
+    trees = model.trees_ if hasattr(model, "trees_") else [e.tree_ for e in model.estimators_]
+    return float(np.mean([t.max_depth for t in trees]))
+
+
 def run_shape(title, data, args):
     X, y, s, Xt, yt = data
     d = X.shape[1]
@@ -141,7 +171,7 @@ def run_shape(title, data, args):
             t0 = time.perf_counter()
             fitted[name] = make().fit(X, labels)
             fit_s[name].append(time.perf_counter() - t0)
-    print(f"{'model':<13} {'fit s min':>9} {'median':>7} {'nodes':>9} {'us/node min':>11} {'median':>7} "
+    print(f"{'model':<13} {'fit s min':>9} {'median':>7} {'nodes':>9} {'depth':>6} {'us/node min':>11} {'median':>7} "
           f"{'rows/node':>9} {'ns/row':>6} {'predict s':>9} {'AUC-PR':>6}")
     per_node, per_row, per_node_min = {}, {}, {}
     for name, model in fitted.items():
@@ -151,7 +181,8 @@ def run_shape(title, data, args):
         per_node_min[name] = t.min() / nodes * 1e6
         per_row[name] = np.median(t) / rows * 1e9
         pred_s, p = timed(lambda: model.predict_proba(Xt)[:, 1], 3)
-        print(f"{name:<13} {t.min():9.2f} {np.median(t):7.2f} {nodes:9d} {t.min() / nodes * 1e6:11.2f} "
+        print(f"{name:<13} {t.min():9.2f} {np.median(t):7.2f} {nodes:9d} {mean_depth(model):6.1f} "
+              f"{t.min() / nodes * 1e6:11.2f} "
               f"{per_node[name]:7.2f} {rows / nodes:9.1f} {per_row[name]:6.1f} {pred_s:9.3f} "
               f"{average_precision_score(yt, p):6.3f}")
     for name in ("PU-SHRF", "PU-HRF", "HDT forest"):
@@ -169,6 +200,9 @@ def main(argv=None):
     ap.add_argument("--sizes", nargs="*", default=["20000x20", "200000x50"])
     ap.add_argument("--balanced", nargs="*", default=["20000x20"])
     ap.add_argument("--n-labeled", type=int, default=1000)
+    ap.add_argument("--mnist", nargs="*", type=int, default=[], metavar="N",
+                    help="MNIST training rows drawn (N // 10 positives labeled); none by default")
+    ap.add_argument("--mirror", default=os.environ.get("PU_LIB_DATA_MIRROR", "/work/shared/datasets"))
     ap.add_argument("--n-estimators", type=int, default=100)
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1)
@@ -189,6 +223,8 @@ def main(argv=None):
     for size in args.balanced:
         n, d = shape(size)
         run_shape(f"balanced {n} x {d}", balanced_data(n, d, args.n_labeled), args)
+    for n in args.mnist:
+        run_shape(f"MNIST {n} x 784 (even digits positive)", mnist_data(n, args.mirror), args)
 
 
 if __name__ == "__main__":
