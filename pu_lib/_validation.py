@@ -22,7 +22,7 @@ import numpy as np
 __all__ = ["CASE_CONTROL", "SCENARIOS", "SINGLE_TRAINING_SET", "DegenerateFeaturesWarning", "SparseInputError",
            "accepts_sparse", "as_1d", "check_X", "check_X_s", "check_binary", "check_fraction", "check_input_kind",
            "check_prior", "check_prior_feasible", "check_probabilities", "check_sample_weight", "check_scenario",
-           "check_varying_features", "is_sparse", "labeled_share", "set_sparse_methods_hint", "validate_params",
+           "check_varying_features", "is_sparse", "labeled_share", "validate_params",
            "validate_pu_data", "varying_columns"]
 
 #: one i.i.d. sample, some of its positives labeled (labeled rows are part of U)
@@ -89,16 +89,16 @@ def accepts_sparse(estimator) -> bool:
     return estimator is not None and bool(getattr(estimator, "_accepts_sparse", False))
 
 
-#: a function returning the text naming the estimators that take sparse input (set by
-#: :mod:`pu_lib.base` from the registry; this module imports no estimator)
-_SPARSE_METHODS_HINT = None
-
-
-def set_sparse_methods_hint(func) -> None:
-    """Register the function that names the sparse-capable estimators in the message of
-    :class:`SparseInputError` (:func:`pu_lib.base.sparse_methods_text`)."""
-    global _SPARSE_METHODS_HINT
-    _SPARSE_METHODS_HINT = func
+#: the registered methods that take sparse input, as the message of :class:`SparseInputError`
+#: names them (by default, then each condition with its methods); written from each class's
+#: ``_accepts_sparse`` by :func:`pu_lib.registry.sparse_methods_text`, and a test checks it is
+#: current (this module imports no estimator and no registry)
+SPARSE_METHODS_TEXT = (
+    "pu_weighted_lr, upu_xgb, nnpu_xgb, imbalanced_nnpu_xgb, nnpu_xgb_csboost, imbalanced_nnpu_xgb_csboost, "
+    "pn_boosting, upu, nnpu, imbalanced_nnpu, vpu, selfpu, pulscar, pulsnar, dedpul, alphamax, alphamax_n, pe, "
+    "pen_l1; with a base learner that takes sparse input, e.g. LogisticRegression(): naive, elkan_noto, "
+    "elkan_noto_pulearn, rank_pruning, pu_bagging, supervised"
+)
 
 
 def _sparse_error(X, name: str, estimator) -> SparseInputError:
@@ -114,9 +114,7 @@ def _sparse_error(X, name: str, estimator) -> SparseInputError:
         fixed = isinstance(inspect.getattr_static(type(estimator), "_accepts_sparse", False), bool)
         who = f"{type(estimator).__name__} takes" if fixed else \
             f"{type(estimator).__name__} with these parameters takes"
-    hint = ""
-    if _SPARSE_METHODS_HINT is not None:
-        hint = f"; the estimators that take sparse input: {_SPARSE_METHODS_HINT()}"
+    hint = f"; the estimators that take sparse input: {SPARSE_METHODS_TEXT}"
     return SparseInputError(
         f"{name} is a sparse matrix ({type(X).__name__}, shape {shape}); {who} dense input only: convert it "
         f"with {name}.toarray(){mb}, or reduce it first (e.g. TruncatedSVD){hint}"

@@ -22,20 +22,19 @@ a config sets to the true training prior with ``params: {prior: true}``.
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.base import ClassifierMixin
-from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import has_fit_parameter
 
-from pu_lib import registry
-from pu_lib._validation import SCENARIOS, accepts_sparse, set_sparse_methods_hint
+from pu_lib._validation import SCENARIOS, accepts_sparse
 
-__all__ = ["FIT_INPUTS", "PRIOR_CONSTRAINT", "PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS",
+__all__ = ["FIT_INPUTS", "PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS",
            "PU_CLASSIFIER_EXPECTED_FAILED_CHECKS", "PU_TREE_EXPECTED_FAILED_CHECKS", "RANDOM_STATE_CONSTRAINT",
            "SCENARIO_CONSTRAINT", "PUClassifierMixin", "SparseWhen", "applicable_expected_failed_checks", "fit_inputs",
-           "learner_accepts_sparse", "sparse_methods", "sparse_methods_text"]
+           "learner_accepts_sparse"]
 
 #: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
 #: list): None, a seed in [0, 2**32 - 1], a ``numpy.random.Generator`` or a legacy
@@ -45,21 +44,6 @@ RANDOM_STATE_CONSTRAINT = [None, Interval(Integral, 0, 2**32 - 1, closed="both")
                            np.random.RandomState]
 
 
-def _prior_estimator_names() -> set[str]:
-    """Names accepted as ``prior="NAME"``: the registry's methods of kind ``"prior"``."""
-    return set(registry.names("prior"))
-
-
-#: the ``prior`` values every PU classifier accepts (resolved in ``fit`` by
-#: :func:`pu_lib.prior.resolve_prior`): a number in (0, 1), the name of a registered prior
-#: estimator, an estimator object with ``fit`` (cloned and fitted), or None (a
-#: ``ValueError`` at ``fit`` for methods that need a prior)
-PRIOR_CONSTRAINT = [
-    Interval(Real, 0.0, 1.0, closed="neither"),
-    StrOptions(_prior_estimator_names()),
-    HasMethods(["fit"]),
-    None,
-]
 #: how ``s`` is read (:data:`pu_lib._validation.SCENARIOS`)
 SCENARIO_CONSTRAINT = [StrOptions(set(SCENARIOS))]
 
@@ -119,41 +103,6 @@ class SparseWhen:
 SPARSE_WITH_BASE = SparseWhen(lambda est: learner_accepts_sparse(est.estimator),
                               "with a base learner that takes sparse input, e.g. LogisticRegression()")
 
-
-def sparse_methods() -> dict[str, str]:
-    """Registered methods that take sparse ``X``: name -> "" (always) or the condition
-    ("with ..."), read from each class's ``_accepts_sparse`` and the registry defaults."""
-    import inspect
-
-    out = {}
-    for name in registry.names():
-        try:
-            cls = registry.method_class(name)
-        except ImportError:  # an optional dependency is missing: the method cannot run anyway
-            continue
-        flag = inspect.getattr_static(cls, "_accepts_sparse", False)
-        if isinstance(flag, SparseWhen):
-            try:
-                default = accepts_sparse(registry.make_estimator(name))
-            except Exception:  # pragma: no cover - defensive
-                default = False
-            out[name] = "" if default else flag.text
-        elif flag is True:
-            out[name] = ""
-    return out
-
-
-def sparse_methods_text() -> str:
-    """The sparse-capable methods as one line (the :class:`SparseInputError` message):
-    those that take it by default, then each condition with its methods."""
-    groups: dict[str, list[str]] = {}
-    for n, cond in sparse_methods().items():
-        groups.setdefault(cond, []).append(n)
-    parts = [", ".join(groups.pop("", []))] + [f"{cond}: {', '.join(names)}" for cond, names in groups.items()]
-    return "; ".join(p for p in parts if p) or "none"
-
-
-set_sparse_methods_hint(sparse_methods_text)
 
 _SPARSE_WEIGHT_CHECK = "check_sample_weight_equivalence_on_sparse_data"
 

@@ -16,7 +16,7 @@ one of :data:`PROBA_KINDS`:
                  that ``predict`` thresholds at 1/2, but that is not a probability.
 
 :func:`proba_kind` reads it; ``docs/probabilities.md`` is the table of every registered
-classifier, generated from these attributes by ``python -m pu_lib.calibration
+classifier, generated from these attributes by ``python -m pu_lib.registry --probabilities
 docs/probabilities.md`` (a test checks that the file is current and that every
 ``"posterior"`` claim is calibrated on synthetic SCAR data).
 
@@ -40,7 +40,8 @@ from sklearn.utils.validation import check_is_fitted, has_fit_parameter
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import CASE_CONTROL, accepts_sparse, validate_pu_data
-from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin, SparseWhen
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin, SparseWhen
+from pu_lib.prior import PRIOR_CONSTRAINT
 
 __all__ = ["PROBA_KINDS", "PUCalibratedClassifier", "markdown", "proba_doc", "proba_kind"]
 
@@ -192,7 +193,7 @@ class PUCalibratedClassifier(PUClassifierMixin, BaseEstimator):
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, s, sample_weight=None):
         """Fit on features ``X`` and labeled indicator ``s`` (1 labeled, 0 unlabeled)."""
-        from pu_lib.prior.base import resolve_prior
+        from pu_lib.prior import resolve_prior
 
         X, s, w, _ = validate_pu_data(self, X, s, sample_weight=sample_weight)
         if w is not None and not has_fit_parameter(self.estimator, "sample_weight"):
@@ -281,66 +282,3 @@ class PUCalibratedClassifier(PUClassifierMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """``P(y = 1 | x) - 1/2`` (positive exactly where :meth:`predict` is 1, but at 0)."""
         return self.predict_proba(X)[:, 1] - 0.5
-
-
-# ------------------------------------------------------------------ the docs table
-
-
-def _one_line(text: str | None) -> str:
-    return " ".join((text or "").split()).replace("|", "\\|")
-
-
-def markdown() -> str:
-    """``docs/probabilities.md``: every registered classifier with the kind of its
-    ``predict_proba`` (read from its ``_proba_kind`` with the registry's defaults) and its
-    ``predict_proba`` docstring (written by ``python -m pu_lib.calibration
-    docs/probabilities.md``; a test checks the file is current)."""
-    from pu_lib import registry
-
-    lines = [
-        "# What `predict_proba` returns",
-        "",
-        "Generated from the classifiers' `_proba_kind` attributes by "
-        "`python -m pu_lib.calibration docs/probabilities.md`; do not edit by hand.",
-        "Column 1 of `predict_proba` (column 0 is one minus it) is one of:",
-        "",
-    ]
-    for kind, what in PROBA_KINDS.items():
-        lines.append(f"- `{kind}`: {what}.")
-    lines += [
-        "",
-        "A `posterior` claim holds under the method's assumptions (SCAR unless the class says otherwise) and with the",
-        "right class prior where the method takes one; `tests/test_probabilities.py` checks it on synthetic SCAR data",
-        "with a known posterior (expected calibration error). A `labeled` or `score` classifier becomes a `posterior`",
-        "one with `pu_lib.calibration.PUCalibratedClassifier(estimator, prior=...)`: a monotone map from its held-out",
-        "scores to `s`, divided by the label frequency `c = P(s = 1) / prior` (Elkan & Noto 2008, Lemma 1), e.g.",
-        "",
-        "```python",
-        "from pu_lib.calibration import PUCalibratedClassifier",
-        "from pu_lib.ensemble import AdaPUClassifier",
-        "",
-        "clf = PUCalibratedClassifier(AdaPUClassifier(prior=0.3), prior=0.3, method=\"isotonic\", cv=5).fit(X, s)",
-        "p = clf.predict_proba(X_new)[:, 1]  # P(y = 1 | x)",
-        "```",
-        "",
-        "The kind is that of the registered defaults; where a parameter changes it, the class docstring says so",
-        "(e.g. `ElkanNotoClassifier(proba=...)`, `PUHellingerTreeClassifier(proba=...)`).",
-        "",
-        "| name | class | kind | column 1 of `predict_proba` (from the class docstring) |",
-        "|---|---|---|---|",
-    ]
-    for name in registry.names("classifier"):
-        est = registry.make_estimator(name)
-        target = registry.get(name).target.replace(":", ".")
-        lines.append(f"| `{name}` | `{target}` | {proba_kind(est)} | {_one_line(proba_doc(type(est)))} |")
-    return "\n".join(lines) + "\n"
-
-
-if __name__ == "__main__":  # pragma: no cover - a command-line helper, tested through markdown()
-    import sys
-
-    from pu_lib._io import write_text_atomic
-
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: python -m pu_lib.calibration OUT.md")
-    write_text_atomic(markdown(), sys.argv[1])

@@ -4,7 +4,7 @@ Subcommands, each a thin layer over the library's own functions:
 
 * ``prior FILE --s COLUMN``: a class-prior estimator of :mod:`pu_lib.registry` fitted on
   the file and its percentile interval (:func:`pu_lib.prior.bootstrap_ci`); with ``--all``
-  several side by side and the checks of :func:`pu_lib.prior.diagnose_prior`;
+  several side by side and the checks of :func:`pu_lib.prior.diagnostic.diagnose_prior`;
 * ``fit FILE --s COLUMN --method NAME --out MODEL``: any registered classifier, built as a
   workflow config builds it (:func:`pu_lib.experiments.methods.make_method`), saved with
   joblib together with the feature columns; ``predict MODEL FILE --out FILE``: its
@@ -357,7 +357,7 @@ _BOOTSTRAP_DEFAULTS = {"one": 200, "all": 20}
 
 
 def _cmd_prior_all(args) -> int:
-    """``pu-lib prior FILE --all``: :func:`pu_lib.prior.diagnose_prior` as a report."""
+    """``pu-lib prior FILE --all``: :func:`pu_lib.prior.diagnostic.diagnose_prior` as a report."""
     from pu_lib.prior.diagnostic import DEFAULT_ESTIMATORS, diagnose_prior
 
     if args.bootstrap is None:
@@ -384,7 +384,9 @@ def _cmd_prior_all(args) -> int:
     X, s, _ = read_pu_file(args.file, args.s, policy=_reader_policy(args))
     _say(f"running {', '.join(names)} with {args.bootstrap} half-samples each, a SCAR check and a prior sweep")
     diag = diagnose_prior(X, s, names, scenario=args.scenario, n_resamples=args.bootstrap,
-                          confidence=args.confidence, classifier=sweep_method, priors=priors,
+                          confidence=args.confidence, priors=priors,
+                          classifier=None if sweep_method is None else
+                          registry.make_estimator(sweep_method, random_state=args.random_state),
                           random_state=args.random_state, n_jobs=args.n_jobs)
     if args.json:
         print(json.dumps({"file": args.file, **diag.to_dict()}))
@@ -1019,10 +1021,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default %(default)s; see pu_lib.prior.bootstrap)")
     p.add_argument("--progress-interval", type=float, default=10.0, metavar="SECONDS", help=argparse.SUPPRESS)
     p.add_argument("--all", action="store_true",
-                   help="check the prior before trusting it (pu_lib.prior.diagnose_prior): several estimators side "
-                        "by side with their intervals, the pairs whose intervals do not overlap, estimators with too "
+                   help="check the prior before trusting it (pu_lib.prior.diagnostic.diagnose_prior): several "
+                        "estimators side by side with their intervals, the pairs whose intervals do not overlap, estimators with too "
                         "few labeled rows, a SCAR check (a permutation test) and a prior sweep of a classifier")
-    from pu_lib.prior.diagnostic import DEFAULT_ESTIMATORS  # NumPy and the registry only
+    from pu_lib.prior.diagnostic import DEFAULT_ESTIMATORS  # NumPy and the prior names only
 
     p.add_argument("--methods", metavar="A,B,C",
                    help=f"with --all: the estimators (default {', '.join(DEFAULT_ESTIMATORS)})")

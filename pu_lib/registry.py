@@ -20,7 +20,11 @@ import importlib
 import inspect
 from dataclasses import dataclass, field
 
-__all__ = ["METHODS", "Method", "make_estimator", "method_class", "names", "parameter_schema"]
+from pu_lib._construct import construct
+from pu_lib.prior._names import PRIOR_ESTIMATORS
+
+__all__ = ["METHODS", "Method", "make_estimator", "method_class", "names", "parameter_schema", "sparse_methods",
+           "sparse_methods_text"]
 
 KINDS = ("classifier", "prior")
 
@@ -41,6 +45,13 @@ class Method:
     paper: str
     takes_base: bool = False
     defaults: dict = field(default_factory=dict)
+
+
+def _prior_method(name: str, summary: str, paper: str, takes_base: bool = False) -> Method:
+    """A class-prior estimator's entry: class and defaults from
+    :data:`pu_lib.prior._names.PRIOR_ESTIMATORS` (where ``prior="NAME"`` is resolved)."""
+    target, defaults = PRIOR_ESTIMATORS[name]
+    return Method(target, "prior", summary, paper, takes_base=takes_base, defaults=dict(defaults))
 
 
 #: name -> method. Keep the groups in the order of the project's bodies of work.
@@ -190,45 +201,45 @@ METHODS: dict[str, Method] = {
         "self-calibration, neural network",
         "Chen, Chen, Chen, Yuan, Gong, Chen & Wang 2020 (ICML); VITA-Group/Self-PU"),
     # --- class-prior estimators
-    "tice": Method(
-        "pu_lib.prior:TIcE", "prior",
+    "tice": _prior_method(
+        "tice",
         "tree induction for label-frequency estimation", "Bekker & Davis 2018; Bekker thesis ch. 3"),
-    "pulscar": Method(
-        "pu_lib.prior:PULSCAR", "prior",
+    "pulscar": _prior_method(
+        "pulscar",
         "alpha from beta-kernel densities of classifier probabilities (SCAR)", "Kumar & Lambert 2024",
         takes_base=True),
-    "pulsnar": Method(
-        "pu_lib.prior:PULSNAR", "prior",
+    "pulsnar": _prior_method(
+        "pulsnar",
         "PULSCAR per cluster of the labeled positives (SNAR)", "Kumar & Lambert 2024", takes_base=True),
-    "elkan_noto_prior": Method(
-        "pu_lib.prior:ElkanNotoPrior", "prior",
+    "elkan_noto_prior": _prior_method(
+        "elkan_noto_prior",
         "label frequency by Elkan & Noto's e1 / e2 / e3", "Elkan & Noto 2008", takes_base=True),
-    "km1": Method(
-        "pu_lib.prior:KMPriorEstimator", "prior",
+    "km1": _prior_method(
+        "km1",
         "KM1: kernel-embedding distance curve, slope threshold 1/sqrt(min(|U|, |P|))",
-        "Ramaswamy, Scott & Tewari 2016", defaults={"variant": "km1"}),
-    "km2": Method(
-        "pu_lib.prior:KMPriorEstimator", "prior",
+        "Ramaswamy, Scott & Tewari 2016"),
+    "km2": _prior_method(
+        "km2",
         "KM2: kernel-embedding distance curve, slope threshold from the initial slope",
-        "Ramaswamy, Scott & Tewari 2016", defaults={"variant": "km2"}),
-    "dedpul": Method(
-        "pu_lib.prior:DEDPUL", "prior",
+        "Ramaswamy, Scott & Tewari 2016"),
+    "dedpul": _prior_method(
+        "dedpul",
         "alpha from the processed ratio of kernel densities of classifier predictions (EM / dmin)",
         "Ivanov 2020 (DEDPUL)", takes_base=True),
-    "alphamax": Method(
-        "pu_lib.prior:AlphaMax", "prior",
+    "alphamax": _prior_method(
+        "alphamax",
         "alpha at the knee of the maximised histogram-mixture log-likelihood of classifier predictions",
         "Jain, White, Trosset & Radivojac 2016 (AlphaMax)", takes_base=True),
-    "alphamax_n": Method(
-        "pu_lib.prior:AlphaMaxN", "prior",
+    "alphamax_n": _prior_method(
+        "alphamax_n",
         "AlphaMax for labeled positives contaminated by negatives: two AlphaMax runs combined",
         "Jain, White & Radivojac 2016 (AlphaMax-N, NeurIPS)", takes_base=True),
-    "pe": Method(
-        "pu_lib.prior:PEPriorEstimator", "prior",
+    "pe": _prior_method(
+        "pe",
         "PE: partial matching of theta p(x|y=1) to the data under the Pearson divergence (uLSIF, Gaussian basis)",
         "du Plessis & Sugiyama 2014 (IEICE E97-D(5))"),
-    "pen_l1": Method(
-        "pu_lib.prior:PenL1PriorEstimator", "prior",
+    "pen_l1": _prior_method(
+        "pen_l1",
         "pen-L1: the prior of least penalised L1 distance between theta p(x|y=1) and p(x), closed form per candidate",
         "du Plessis, Niu & Sugiyama 2015 (ACML; 'Christoffel, Niu & Sugiyama 2016' in the Bekker thesis)"),
 }
@@ -299,18 +310,38 @@ def make_estimator(name: str, params: dict | None = None, *, kind: str | None = 
     :func:`check_params`.
     """
     method = get(name, kind)
-    cls = method_class(name)
-    accepted = [p for p in inspect.signature(cls.__init__).parameters if p != "self"]
-    kwargs = dict(method.defaults)
-    kwargs.update(params or {})
-    for key in kwargs:
-        if key not in accepted:
-            raise ValueError(f"params.{key}: not a parameter of {cls.__name__} (accepted: {sorted(accepted)})")
-    if "random_state" in accepted and "random_state" not in kwargs:
-        kwargs["random_state"] = random_state
-    if "n_jobs" in accepted and "n_jobs" not in kwargs and n_jobs is not None:
-        kwargs["n_jobs"] = n_jobs
-    return cls(**kwargs)
+    return construct(method_class(name), method.defaults, params, random_state=random_state, n_jobs=n_jobs)
+
+
+def sparse_methods() -> dict[str, str]:
+    """Registered methods that take sparse ``X``: name -> "" (always) or the condition
+    ("with ..."), read from each class's ``_accepts_sparse`` and the registry defaults."""
+    from pu_lib._validation import accepts_sparse
+    from pu_lib.base import SparseWhen
+
+    out = {}
+    for name in names():
+        try:
+            cls = method_class(name)
+        except ImportError:  # an optional dependency is missing: the method cannot run anyway
+            continue
+        flag = inspect.getattr_static(cls, "_accepts_sparse", False)
+        if isinstance(flag, SparseWhen):
+            out[name] = "" if accepts_sparse(make_estimator(name)) else flag.text
+        elif flag is True:
+            out[name] = ""
+    return out
+
+
+def sparse_methods_text() -> str:
+    """The sparse-capable methods as one line: those that take it by default, then each
+    condition with its methods (:data:`pu_lib._validation.SPARSE_METHODS_TEXT`, the message
+    of ``SparseInputError``, is this text; a test checks it is current)."""
+    groups: dict[str, list[str]] = {}
+    for n, cond in sparse_methods().items():
+        groups.setdefault(cond, []).append(n)
+    parts = [", ".join(groups.pop("", []))] + [f"{cond}: {', '.join(names)}" for cond, names in groups.items()]
+    return "; ".join(p for p in parts if p) or "none"
 
 
 def check_params(name: str, params: dict | None = None) -> None:
@@ -351,11 +382,65 @@ def markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-if __name__ == "__main__":  # pragma: no cover - a command-line helper, tested through markdown()
+def probabilities_markdown() -> str:
+    """``docs/probabilities.md``: every registered classifier with the kind of its
+    ``predict_proba`` (read from its ``_proba_kind`` with the registry's defaults) and its
+    ``predict_proba`` docstring (written by ``python -m pu_lib.registry --probabilities
+    docs/probabilities.md``; a test checks the file is current)."""
+    from pu_lib.calibration import PROBA_KINDS, proba_doc, proba_kind
+
+    def one_line(text: str | None) -> str:
+        return " ".join((text or "").split()).replace("|", "\\|")
+
+    lines = [
+        "# What `predict_proba` returns",
+        "",
+        "Generated from the classifiers' `_proba_kind` attributes by "
+        "`python -m pu_lib.registry --probabilities docs/probabilities.md`; do not edit by hand.",
+        "Column 1 of `predict_proba` (column 0 is one minus it) is one of:",
+        "",
+    ]
+    for kind, what in PROBA_KINDS.items():
+        lines.append(f"- `{kind}`: {what}.")
+    lines += [
+        "",
+        "A `posterior` claim holds under the method's assumptions (SCAR unless the class says otherwise) and with the",
+        "right class prior where the method takes one; `tests/test_probabilities.py` checks it on synthetic SCAR data",
+        "with a known posterior (expected calibration error). A `labeled` or `score` classifier becomes a `posterior`",
+        "one with `pu_lib.calibration.PUCalibratedClassifier(estimator, prior=...)`: a monotone map from its held-out",
+        "scores to `s`, divided by the label frequency `c = P(s = 1) / prior` (Elkan & Noto 2008, Lemma 1), e.g.",
+        "",
+        "```python",
+        "from pu_lib.calibration import PUCalibratedClassifier",
+        "from pu_lib.ensemble import AdaPUClassifier",
+        "",
+        "clf = PUCalibratedClassifier(AdaPUClassifier(prior=0.3), prior=0.3, method=\"isotonic\", cv=5).fit(X, s)",
+        "p = clf.predict_proba(X_new)[:, 1]  # P(y = 1 | x)",
+        "```",
+        "",
+        "The kind is that of the registered defaults; where a parameter changes it, the class docstring says so",
+        "(e.g. `ElkanNotoClassifier(proba=...)`, `PUHellingerTreeClassifier(proba=...)`).",
+        "",
+        "| name | class | kind | column 1 of `predict_proba` (from the class docstring) |",
+        "|---|---|---|---|",
+    ]
+    for name in names("classifier"):
+        est = make_estimator(name)
+        target = get(name).target.replace(":", ".")
+        lines.append(f"| `{name}` | `{target}` | {proba_kind(est)} | {one_line(proba_doc(type(est)))} |")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - a command-line helper, tested through the two functions
     import sys
 
     from pu_lib._io import write_text_atomic
 
-    if len(sys.argv) != 2:
-        raise SystemExit("usage: python -m pu_lib.registry OUT.md")
-    write_text_atomic(markdown(), sys.argv[1])
+    args = sys.argv[1:]
+    if args[:1] == ["--probabilities"] and len(args) == 2:
+        write_text_atomic(probabilities_markdown(), args[1])
+    elif len(args) == 1 and not args[0].startswith("-"):
+        write_text_atomic(markdown(), args[0])
+    else:
+        raise SystemExit("usage: python -m pu_lib.registry OUT.md (docs/methods.md) | "
+                         "python -m pu_lib.registry --probabilities OUT.md (docs/probabilities.md)")

@@ -11,7 +11,8 @@ import pytest
 
 from conftest import mixture_sample, two_gaussians
 from pu_lib import cli
-from pu_lib.prior import BasePriorEstimator, diagnose_prior, prior_sweep, scar_check
+from pu_lib.prior import BasePriorEstimator
+from pu_lib.prior.diagnostic import diagnose_prior, prior_sweep, scar_check
 
 
 class _Constant(BasePriorEstimator):

@@ -32,7 +32,7 @@ import pytest
 from conftest import REPO, is_neural, torch_or_skip
 from pu_lib import registry
 from pu_lib.base import fit_inputs
-from pu_lib.calibration import PROBA_KINDS, PUCalibratedClassifier, markdown, proba_doc, proba_kind
+from pu_lib.calibration import PROBA_KINDS, PUCalibratedClassifier, proba_doc, proba_kind
 from pu_lib.utils.estimator_checks import parametrize_with_checks
 
 ECE_THRESHOLD = 0.1
@@ -99,7 +99,8 @@ POSTERIOR_CASES = [(n, PARAMS.get(n, {})) for n in registry.names("classifier")
 
 def test_docs_table_is_current():
     page = (REPO / "docs" / "probabilities.md").read_text(encoding="utf-8")
-    assert page == markdown(), "regenerate: python -m pu_lib.calibration docs/probabilities.md"
+    assert page == registry.probabilities_markdown(), \
+        "regenerate: python -m pu_lib.registry --probabilities docs/probabilities.md"
 
 
 @pytest.mark.parametrize("name", registry.names("classifier"))

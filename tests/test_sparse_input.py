@@ -34,7 +34,7 @@ from sklearn.linear_model import LogisticRegression
 from conftest import torch_or_skip
 from pu_lib import registry
 from pu_lib._validation import SparseInputError, accepts_sparse
-from pu_lib.base import sparse_methods
+from pu_lib.registry import sparse_methods, sparse_methods_text
 from pu_lib.prior.base import BasePriorEstimator
 
 NEURAL = {"hidden_sizes": (8,), "epochs": 3, "batch_size": 64, "dtype": "float64"}
@@ -109,6 +109,14 @@ def _cases():
 def test_the_sparse_cases_are_the_sparse_capable_methods():
     """Every method that takes sparse input (by default or with a parameter) is tested here."""
     assert set(SPARSE) == set(sparse_methods())
+
+
+def test_the_sparse_input_error_names_the_sparse_capable_methods():
+    """SparseInputError's list is a constant (the estimators never read the registry); it is
+    the registry's current list."""
+    from pu_lib._validation import SPARSE_METHODS_TEXT
+
+    assert SPARSE_METHODS_TEXT == sparse_methods_text()
 
 
 #: CSC (converted to CSR by the one validation step) on one method of each kind of learner

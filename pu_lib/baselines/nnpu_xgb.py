@@ -143,10 +143,10 @@ from pu_lib._optional import require
 from pu_lib._seeding import derive_seed
 from pu_lib._seeding import seed_to_int as _seed_to_int
 from pu_lib._validation import SCENARIOS, validate_pu_data
-from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X
 from pu_lib.distributed import effective_n_jobs
-from pu_lib.prior import resolve_prior
+from pu_lib.prior import PRIOR_CONSTRAINT, resolve_prior
 
 __all__ = ["RISKS", "LOSSES", "PURiskXGBClassifier", "pu_risk_coefficients", "pu_risk_grad_hess",
            "negative_risk"]

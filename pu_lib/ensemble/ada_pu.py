@@ -118,10 +118,10 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import check_input_kind, check_X, validate_pu_data
-from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.distributed import effective_n_jobs, parallel_map
 from pu_lib.ensemble._ada_pu_kernel import NN_TOL, reweight, scan_best, scan_random, vote
-from pu_lib.prior import resolve_prior
+from pu_lib.prior import PRIOR_CONSTRAINT, resolve_prior
 from pu_lib.trees import pu_weights
 
 __all__ = ["AdaPUClassifier", "SPLITTERS"]

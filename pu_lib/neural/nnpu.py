@@ -146,10 +146,10 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed
 from pu_lib._validation import SCENARIOS
-from pu_lib.base import PRIOR_CONSTRAINT, SCENARIO_CONSTRAINT
+from pu_lib.base import SCENARIO_CONSTRAINT
 from pu_lib.neural._models import scores
 from pu_lib.neural._training import BATCH_ITERATIONS, NeuralPUBase
-from pu_lib.prior import resolve_prior
+from pu_lib.prior import PRIOR_CONSTRAINT, resolve_prior
 
 __all__ = ["AUTO_MAX_EPOCHS", "AUTO_MIN_BATCH", "AUTO_LABELED_PER_BATCH", "AUTO_STEPS", "LOSSES", "RISKS",
            "NNPUClassifier", "auto_batching", "loss_pair", "nnpu_objective", "pu_batch_risks"]

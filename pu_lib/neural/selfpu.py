@@ -115,7 +115,6 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from pu_lib._seeding import derive_seed
 from pu_lib._validation import SCENARIOS
 from pu_lib.base import (
-    PRIOR_CONSTRAINT,
     PU_CLASSIFIER_EXPECTED_FAILED_CHECKS,
     SCENARIO_CONSTRAINT,
     applicable_expected_failed_checks,
@@ -123,7 +122,7 @@ from pu_lib.base import (
 from pu_lib.neural._models import scores
 from pu_lib.neural._training import NeuralPUBase, batch_bounds
 from pu_lib.neural.nnpu import LOSSES, nnpu_objective, pu_batch_risks
-from pu_lib.prior import resolve_prior
+from pu_lib.prior import PRIOR_CONSTRAINT, resolve_prior
 
 __all__ = ["FINAL_NETWORKS", "SelfPUClassifier", "calibration_weights", "consistency_weight",
            "interleaved_order", "self_paced_count"]

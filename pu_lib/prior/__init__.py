@@ -21,14 +21,17 @@ conversions (Bekker thesis eqs. 2.5-2.7).
 * :func:`bootstrap_ci` (:mod:`pu_lib.prior.bootstrap`) -- stratified-bootstrap percentile
   intervals for any estimator's ``alpha_``, ``prior_`` and ``c_`` (also
   ``estimator.bootstrap_ci(X, s)``);
-* :func:`diagnose_prior` (:mod:`pu_lib.prior.diagnostic`) -- several estimators side by
-  side with their intervals, their disagreements, too few labeled rows, a SCAR check
-  (:func:`scar_check`) and a prior-sensitivity sweep (:func:`prior_sweep`).
+* :func:`pu_lib.prior.diagnostic.diagnose_prior` -- several estimators side by side with
+  their intervals, their disagreements, too few labeled rows, a SCAR check
+  (``scar_check``) and a prior-sensitivity sweep of a PU classifier (``prior_sweep``); a
+  tool above the estimators and the classifiers, imported from its module (``from
+  pu_lib.prior.diagnostic import diagnose_prior``).
 
 Classifiers that need a prior take ``prior=`` a number, the name of a prior estimator
-registered in :mod:`pu_lib.registry` (``tice``, ``pulscar``, ``pulsnar``,
-``elkan_noto_prior``, ``km1``, ``km2``, ``dedpul``) or an estimator instance (:func:`resolve_prior`). XGBoost is
-imported only when a model is built.
+(``tice``, ``pulscar``, ``pulsnar``, ``elkan_noto_prior``, ``km1``, ``km2``, ``dedpul``,
+``alphamax``, ``alphamax_n``, ``pe``, ``pen_l1``: the table of :mod:`pu_lib.prior._names`,
+which the workflow's method registry reads too) or an estimator instance
+(:func:`resolve_prior`). XGBoost is imported only when a model is built.
 
 Importing this package is cheap: the names below are loaded from their submodules on
 first use (module ``__getattr__``), so ``import pu_lib.prior.bootstrap`` or
@@ -45,6 +48,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
     from pu_lib._validation import DegenerateFeaturesWarning
     from pu_lib.prior.alphamax import AlphaMax, AlphaMaxN
+    from pu_lib.prior._names import PRIOR_CONSTRAINT, resolve_prior
     from pu_lib.prior.base import (
         SCENARIOS,
         BasePriorEstimator,
@@ -53,11 +57,9 @@ if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
         c_from_alpha,
         population_prior,
         prior_from_alpha,
-        resolve_prior,
     )
     from pu_lib.prior.bootstrap import BootstrapResult, BootstrapShiftWarning, bootstrap_ci
     from pu_lib.prior.dedpul import DEDPUL
-    from pu_lib.prior.diagnostic import PriorDiagnosis, diagnose_prior, prior_sweep, scar_check
     from pu_lib.prior.elkan_noto import ElkanNotoPrior
     from pu_lib.prior.km import KMPriorEstimator
     from pu_lib.prior.pe import PEPriorEstimator
@@ -69,12 +71,12 @@ if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
 #: public name -> the module that defines it (loaded on first access)
 _LAZY = {
     **dict.fromkeys(["SCENARIOS", "BasePriorEstimator", "alpha_from_c", "alpha_from_prior", "c_from_alpha",
-                     "population_prior", "prior_from_alpha", "resolve_prior"], "pu_lib.prior.base"),
+                     "population_prior", "prior_from_alpha"], "pu_lib.prior.base"),
+    **dict.fromkeys(["PRIOR_CONSTRAINT", "resolve_prior"], "pu_lib.prior._names"),
     "DegenerateFeaturesWarning": "pu_lib._validation",
     **dict.fromkeys(["BootstrapResult", "BootstrapShiftWarning", "bootstrap_ci"], "pu_lib.prior.bootstrap"),
     "DEDPUL": "pu_lib.prior.dedpul",
     **dict.fromkeys(["AlphaMax", "AlphaMaxN"], "pu_lib.prior.alphamax"),
-    **dict.fromkeys(["PriorDiagnosis", "diagnose_prior", "prior_sweep", "scar_check"], "pu_lib.prior.diagnostic"),
     "ElkanNotoPrior": "pu_lib.prior.elkan_noto",
     "KMPriorEstimator": "pu_lib.prior.km",
     "PEPriorEstimator": "pu_lib.prior.pe",
@@ -85,9 +87,21 @@ _LAZY = {
 }
 
 
+#: names that moved to :mod:`pu_lib.prior.diagnostic` (a tool that runs a PU classifier too,
+#: so it sits above the classifiers and this package does not import it); served with a
+#: deprecation warning for one release
+_MOVED = {"PriorDiagnosis", "diagnose_prior", "prior_sweep", "scar_check"}
+
+
 def __getattr__(name: str):
     """A public name of :data:`__all__` (imported from its module on first use, then
     cached here), or a submodule (``pu_lib.prior.tice``) not imported yet."""
+    if name in _MOVED:
+        import warnings
+
+        warnings.warn(f"pu_lib.prior.{name} moved: import it from pu_lib.prior.diagnostic (the old path goes in "
+                      "the next release)", FutureWarning, stacklevel=2)
+        return getattr(importlib.import_module("pu_lib.prior.diagnostic"), name)
     if name in _LAZY:
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
@@ -102,6 +116,7 @@ def __dir__():
 
 
 __all__ = [
+    "PRIOR_CONSTRAINT",
     "SCENARIOS",
     "BasePriorEstimator",
     "BootstrapResult",
@@ -116,16 +131,12 @@ __all__ = [
     "PenL1PriorEstimator",
     "PULSCAR",
     "PULSNAR",
-    "PriorDiagnosis",
     "TIcE",
     "alpha_from_c",
     "alpha_from_prior",
     "bootstrap_ci",
     "c_from_alpha",
-    "diagnose_prior",
     "population_prior",
     "prior_from_alpha",
-    "prior_sweep",
     "resolve_prior",
-    "scar_check",
 ]

@@ -38,12 +38,11 @@ import numbers
 from abc import ABCMeta, abstractmethod
 
 import numpy as np
-from sklearn.base import BaseEstimator, _fit_context, clone
+from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils import ClassifierTags
 
-from pu_lib import registry
 from pu_lib.base import PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS, applicable_expected_failed_checks
-from pu_lib._validation import (SCENARIOS, accepts_sparse, check_prior_feasible, check_scenario,
+from pu_lib._validation import (SCENARIOS, accepts_sparse, check_scenario,
                                 check_varying_features, validate_pu_data)
 
 __all__ = [
@@ -54,7 +53,6 @@ __all__ = [
     "c_from_alpha",
     "population_prior",
     "prior_from_alpha",
-    "resolve_prior",
 ]
 
 
@@ -140,7 +138,7 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         minimum at which the method's own procedure is defined (its folds, its kernel, its
         hold-out, its clusters), not a number of rows that makes the estimate accurate:
         an estimate from a few labeled rows more than this is still very uncertain
-        (:func:`pu_lib.prior.diagnose_prior` shows how much)."""
+        (:func:`pu_lib.prior.diagnostic.diagnose_prior` shows how much)."""
         return int(self._MIN_LABELED)
 
     def _min_labeled_why(self) -> str:
@@ -255,57 +253,3 @@ def population_prior(estimator, scenario: str) -> float:
     if not hasattr(estimator, attr):
         raise ValueError(f"prior estimator {type(estimator).__name__} has no {attr} after fit (needed for {scenario})")
     return float(getattr(estimator, attr))
-
-
-def resolve_prior(prior, X, s, scenario: str = "single_training_set", random_state=None, n_jobs=None,
-                  sample_weight=None):
-    """The class prior a PU classifier should use, from its ``prior`` parameter.
-
-    ``prior`` is a number in (0, 1) (returned as is), the name of a prior estimator
-    registered in :mod:`pu_lib.registry` (kind ``"prior"``: ``"tice"``, ``"pulscar"``,
-    ``"pulsnar"``, ``"elkan_noto_prior"``), or an (unfitted or fitted) estimator with
-    ``fit(X, s)`` setting ``prior_`` and ``alpha_`` (e.g. ``ElkanNotoPrior(c_estimator="e2")``).
-    An estimator or name is fitted on ``(X, s)`` -- a clone, so the argument is never
-    modified; a name gets ``random_state`` and ``n_jobs``, and a clone whose
-    ``random_state`` is None gets ``random_state``, so that the classifier's seed fixes
-    the estimate. With ``sample_weight`` the estimator is fitted as
-    ``fit(X, s, sample_weight=...)``; ``ValueError`` naming it when its ``fit`` takes no
-    ``sample_weight``. Returns ``(prior, fitted_estimator_or_None)``.
-
-    The prior, given or estimated, is checked against ``s``
-    (:func:`pu_lib._validation.check_prior_feasible`): in the single-training-set
-    scenario a prior below the labeled share is impossible and refused with a
-    ``ValueError`` giving both numbers, whether it was given or estimated (the
-    estimators of :mod:`pu_lib.prior` clip their estimates to the feasible region, so an
-    impossible estimate comes from another estimator object: it is refused, not clipped,
-    as its ``prior_`` is then not what it says). An estimate of exactly 1 (or 0) is
-    refused as outside (0, 1): no classifier can learn from it.
-    """
-    if prior is None:
-        raise ValueError(
-            "prior is required: the class prior pi (a number in (0, 1)), the name of a prior "
-            f"estimator ({', '.join(registry.names('prior'))}) or an estimator with fit(X, s) and prior_"
-        )
-    if isinstance(prior, str):
-        est = registry.make_estimator(prior, kind="prior", random_state=random_state, n_jobs=n_jobs)
-    elif hasattr(prior, "fit") and not isinstance(prior, numbers.Real):
-        est = clone(prior)
-        params = est.get_params(deep=False)
-        if "random_state" in params and params["random_state"] is None and random_state is not None:
-            est.set_params(random_state=random_state)
-    else:
-        return check_prior_feasible(prior, s, scenario, sample_weight), None
-    if sample_weight is None:
-        est.fit(X, s)
-    else:
-        from sklearn.utils.validation import has_fit_parameter
-
-        if not has_fit_parameter(est, "sample_weight"):
-            raise ValueError(
-                f"prior estimator {type(est).__name__} does not accept sample_weight in fit; give prior as a "
-                "number, or a prior estimator whose fit takes sample_weight, or fit without sample_weight"
-            )
-        est.fit(X, s, sample_weight=sample_weight)
-    value = population_prior(est, scenario)
-    return check_prior_feasible(value, s, scenario, sample_weight,
-                                f"prior estimated by {type(est).__name__} ({scenario})"), est

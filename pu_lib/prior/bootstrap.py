@@ -82,7 +82,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-from pu_lib import registry
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import Interval as Range  # this module's Interval is the result type
 from pu_lib._validation import StrOptions, validate_params
@@ -246,12 +245,13 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
 
     Parameters
     ----------
-    estimator : prior estimator or str
+    estimator : prior estimator
         An estimator with ``fit(X, s)`` setting ``alpha_``, ``prior_`` and ``c_`` (e.g.
-        ``TIcE()``, ``PULSCAR(max_depth=4)``), cloned and never modified; or the name of a
-        prior estimator of :mod:`pu_lib.registry` (``"tice"``, ``"pulscar"``, ...), made
-        with its registry defaults. The point estimate is a clone fitted on ``(X, s)``; a
-        clone whose ``random_state`` is None gets one derived from ``random_state``.
+        ``TIcE()``, ``PULSCAR(max_depth=4)``), cloned and never modified (by name:
+        ``bootstrap_ci(make_prior_estimator("tice"), ...)``, :mod:`pu_lib.prior._names`; this
+        module is imported by every prior estimator, which the names lead to, so it resolves
+        none). The point estimate is a clone fitted on ``(X, s)``; a clone whose
+        ``random_state`` is None gets one derived from ``random_state``.
     X : array-like or DataFrame, shape (n, d)
     s : array-like of 0/1, shape (n,)
         1 = labeled positive, 0 = unlabeled; both must occur.
@@ -293,11 +293,10 @@ def bootstrap_ci(estimator, X, s, n_resamples: int = 200, confidence: float = 0.
     effective_n_jobs(n_jobs)  # ValueError for a bad n_jobs before any fit
     client = resolve_client(use_dask)  # ValueError for a bad use_dask, or True without a client
     seed = seed_to_int(random_state, "random_state", fresh_if_none=True)
-    if isinstance(estimator, str):
-        estimator = registry.make_estimator(estimator, kind="prior")
     if not hasattr(estimator, "fit") or not hasattr(estimator, "get_params"):
-        raise ValueError("estimator must be a prior estimator (fit, get_params) or its registry name, "
-                         f"got {estimator!r}")
+        hint = (" (a name: make_prior_estimator(name) from pu_lib.prior._names makes the estimator)"
+                if isinstance(estimator, str) else "")
+        raise ValueError(f"estimator must be a prior estimator (fit, get_params), got {estimator!r}{hint}")
     n_rows = X.shape[0] if hasattr(X, "shape") else len(X)
     s = _check_labels(s, n_rows)
     need = estimator.min_labeled() if hasattr(estimator, "min_labeled") else 1

@@ -40,16 +40,17 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from pu_lib import registry
 from pu_lib._seeding import derive_seed, seed_to_int
 from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, check_scenario, labeled_share
 
 __all__ = ["DEFAULT_ESTIMATORS", "PriorDiagnosis", "diagnose_prior", "prior_sweep", "scar_check"]
 
-#: the estimators :func:`diagnose_prior` runs by default (registry names, kind "prior")
+#: the estimators :func:`diagnose_prior` runs by default (names of
+#: :data:`pu_lib.prior._names.PRIOR_ESTIMATORS`)
 DEFAULT_ESTIMATORS = ("tice", "km2", "pulscar", "pulsnar", "dedpul", "alphamax", "elkan_noto_prior")
-#: the classifier of the prior sweep by default (registry name and parameters): PU Extra
-#: Trees, 50 trees (a fit takes well under a second on a few thousand rows)
+#: the classifier of the prior sweep by default (its registered name, as the label of the
+#: sweep, and parameters): PU Extra Trees, 50 trees (a fit takes well under a second on a
+#: few thousand rows)
 DEFAULT_SWEEP_CLASSIFIER = ("pu_extra_trees", {"n_estimators": 50})
 #: the SCAR check needs at least this many labeled and this many unlabeled rows in its
 #: region (below it a 5-fold cross-validated AUC has folds with one or no row of a kind)
@@ -157,12 +158,14 @@ def _frame_text(df, columns) -> str:
 
 
 def _make(name, random_state):
-    """``(label, unfitted estimator)``: a registry name made with ``random_state``, or a
+    """``(label, unfitted estimator)``: a prior estimator's name made with ``random_state``, or a
     clone of an estimator object (never fitted in place)."""
     from sklearn.base import clone
 
     if isinstance(name, str):
-        return name, registry.make_estimator(name, kind="prior", random_state=random_state, n_jobs=1)
+        from pu_lib.prior._names import make_prior_estimator  # loads scikit-learn
+
+        return name, make_prior_estimator(name, random_state=random_state, n_jobs=1)
     return type(name).__name__, clone(name)
 
 
@@ -173,12 +176,12 @@ def diagnose_prior(X, s, estimators=None, *, scenario: str = SINGLE_TRAINING_SET
     """Run several class-prior estimators side by side on ``(X, s)`` and check them (the
     module docstring lists the checks).
 
-    ``estimators``: registry names or estimator objects (default
+    ``estimators``: prior estimators' names or estimator objects (default
     :data:`DEFAULT_ESTIMATORS`). ``n_resamples``: half-samples per estimator for its
     interval (0: estimates only; 20 by default, a modest number: the end points of a 95%
     interval from 20 values are their extremes, so read them as a rough spread).
-    ``classifier``: the prior-taking classifier of the sweep (registry name or object with
-    a ``prior`` parameter; default :data:`DEFAULT_SWEEP_CLASSIFIER`); ``priors``: the
+    ``classifier``: the prior-taking classifier of the sweep (an estimator object with a
+    ``prior`` parameter; default :data:`DEFAULT_SWEEP_CLASSIFIER`); ``priors``: the
     sweep's grid (default :func:`prior_sweep`'s). ``sweep`` / ``scar``: run those parts.
     ``scar_level``, ``n_permutations``: of :func:`scar_check`. ``random_state`` fixes
     every seed; ``n_jobs`` threads for each estimator's resamples.
@@ -284,8 +287,8 @@ def default_sweep_grid(s, scenario: str, values=()) -> np.ndarray:
 
 def prior_sweep(X, s, priors, classifier=None, *, scenario: str = SINGLE_TRAINING_SET, n_folds: int = 3,
                 random_state=0):
-    """The prior-sensitivity sweep: ``classifier`` (a prior-taking classifier, registry name
-    or object; default :data:`DEFAULT_SWEEP_CLASSIFIER`) refitted on all of ``(X, s)`` with
+    """The prior-sensitivity sweep: ``classifier`` (a prior-taking classifier object; default
+    :data:`DEFAULT_SWEEP_CLASSIFIER`) refitted on all of ``(X, s)`` with
     ``prior`` set to each value of ``priors`` (impossible priors -- below the labeled share
     in the single-training-set scenario -- are skipped), its predictions taken out of fold
     (``n_folds``-fold cross-validation stratified on ``s``, the same folds at every prior:
@@ -304,12 +307,15 @@ def prior_sweep(X, s, priors, classifier=None, *, scenario: str = SINGLE_TRAININ
 
     s = np.asarray(s).ravel().astype(np.int64)
     if classifier is None:
+        from pu_lib.trees import PUExtraTreesClassifier  # this module sits above the classifiers
+
         name, params = DEFAULT_SWEEP_CLASSIFIER
-        classifier = registry.make_estimator(name, dict(params), random_state=random_state)
+        classifier = PUExtraTreesClassifier(**params, random_state=random_state)
         label = f"{name}({', '.join(f'{k}={v}' for k, v in params.items())})"
     elif isinstance(classifier, str):
-        label = classifier
-        classifier = registry.make_estimator(classifier, random_state=random_state)
+        raise ValueError(f"classifier={classifier!r}: give the sweep's classifier as an estimator object with a "
+                         "prior parameter (e.g. PUExtraTreesClassifier()); the command line's --sweep-method "
+                         "takes a registered name")
     else:
         label = type(classifier).__name__
     if "prior" not in classifier.get_params(deep=False):

@@ -55,12 +55,12 @@ from sklearn.base import BaseEstimator, _fit_context, clone
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from pu_lib import registry
 from pu_lib._propensity import MIN_PROPENSITY, biased_propensity
 from pu_lib._validation import CASE_CONTROL, SINGLE_TRAINING_SET, check_input_kind, validate_pu_data
-from pu_lib.base import PRIOR_CONSTRAINT, RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SCENARIO_CONSTRAINT, PUClassifierMixin
 from pu_lib.base_learners import WeightedLogisticRegression, clone_base, fit_base, positive_proba
-from pu_lib.prior import resolve_prior
+from pu_lib.prior import PRIOR_CONSTRAINT, resolve_prior
+from pu_lib.prior._names import make_prior_estimator, prior_names
 
 __all__ = [
     "LabelFrequencyWeightedClassifier",
@@ -341,7 +341,7 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
 
     _parameter_constraints = {
         **_BaseWeightedClassifier._parameter_constraints,
-        "label_frequency": [Interval(Real, 0, 1, closed="right"), StrOptions(set(registry.names("prior"))),
+        "label_frequency": [Interval(Real, 0, 1, closed="right"), StrOptions(set(prior_names())),
                             HasMethods(["fit"]), None],
     }
 
@@ -359,9 +359,9 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
         lf = self.label_frequency
         if lf is None:
             raise ValueError("label_frequency is required: a number in (0, 1] or a prior estimator "
-                             f"({', '.join(registry.names('prior'))}) whose fit sets c_")
+                             f"({', '.join(prior_names())}) whose fit sets c_")
         if isinstance(lf, str):
-            est = registry.make_estimator(lf, kind="prior", random_state=self.random_state)
+            est = make_prior_estimator(lf, random_state=self.random_state)
         elif hasattr(lf, "fit"):
             est = clone(lf)
         else:

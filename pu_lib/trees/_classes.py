@@ -23,8 +23,8 @@ The paper's protocol can be written either way: ``(X, s)`` single-training-set, 
 labeled rows stacked on top of all rows, labeled ``[1]*n_p + [0]*n``, case-control, with
 the same prior. Both give the same node weights and hence the same trees (tested).
 
-``prior`` may also be the name of a prior estimator (a method of kind ``"prior"`` in
-:mod:`pu_lib.registry`: ``"tice"``, ``"pulscar"``, ...) or an estimator with ``fit(X, s)`` and a
+``prior`` may also be the name of a prior estimator
+(:data:`pu_lib.prior._names.PRIOR_ESTIMATORS`: ``"tice"``, ``"pulscar"``, ...) or an estimator with ``fit(X, s)`` and a
 ``prior_`` attribute (for case-control, ``alpha_``: the positive fraction among the
 unlabeled); it is cloned and fitted on the training data inside ``fit``
 (``prior_estimator_`` keeps it; None when ``prior`` is a number).
@@ -72,13 +72,12 @@ from pu_lib._validation import (
     validate_pu_data,
 )
 from pu_lib.base import (
-    PRIOR_CONSTRAINT,
     PU_TREE_EXPECTED_FAILED_CHECKS,
     RANDOM_STATE_CONSTRAINT,
     SCENARIO_CONSTRAINT,
     PUClassifierMixin,
 )
-from pu_lib.prior import resolve_prior
+from pu_lib.prior import PRIOR_CONSTRAINT, resolve_prior
 from pu_lib.trees._criteria import LOSSES, PN_CRITERIA, PU_RISKS, criterion_code, pu_criterion_code
 from pu_lib.trees._parallel import fit_trees, forest_predict, pack
 

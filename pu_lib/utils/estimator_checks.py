@@ -44,8 +44,8 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import estimator_checks_generator
 from sklearn.utils.validation import has_fit_parameter
 
-from pu_lib import registry
 from pu_lib.base import PUClassifierMixin
+from pu_lib.prior._names import make_prior_estimator
 from pu_lib.prior.base import BasePriorEstimator
 
 __all__ = ["PU_CHECKS", "check_pu_n_jobs_invariance", "check_pu_prior_attributes_agree", "check_pu_prior_forms",
@@ -104,7 +104,7 @@ def check_pu_prior_forms(name, estimator):
     X, s = _pu_data()
     clone(estimator).set_params(prior=0.4).fit(X, s)
     by_name = clone(estimator).set_params(prior=_PRIOR_NAME).fit(X, s)
-    prior_obj = registry.make_estimator(_PRIOR_NAME)
+    prior_obj = make_prior_estimator(_PRIOR_NAME)
     by_object = clone(estimator).set_params(prior=prior_obj).fit(X, s)
     assert not hasattr(prior_obj, "prior_"), f"{name} fitted the prior estimator it was given instead of a clone"
     np.testing.assert_allclose(_fitted_output(by_name, X), _fitted_output(by_object, X), rtol=1e-10, atol=1e-12,
