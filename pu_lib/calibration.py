@@ -170,7 +170,7 @@ class PUCalibratedClassifier(PUClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, estimator, prior=None, method="isotonic", cv=5, scenario="single_training_set",
+    def __init__(self, estimator, *, prior=None, method="isotonic", cv=5, scenario="single_training_set",
                  random_state=None):
         self.estimator = estimator
         self.prior = prior

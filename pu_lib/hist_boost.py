@@ -593,7 +593,7 @@ class HistBoostClassifier(ClassifierMixin, BaseEstimator):
         "n_jobs": [None, numbers.Integral],
     }
 
-    def __init__(self, n_estimators=100, learning_rate=0.3, max_depth=6, reg_lambda=1.0, min_child_weight=1.0,
+    def __init__(self, *, n_estimators=100, learning_rate=0.3, max_depth=6, reg_lambda=1.0, min_child_weight=1.0,
                  gamma=0.0, max_bin=255, scale_pos_weight=1.0, random_state=None, n_jobs=None):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate

@@ -72,3 +72,32 @@ def test_parameter_schema_lists_defaults_and_constraints():
 def test_docs_methods_page_is_current(repo):
     page = (repo / "docs" / "methods.md").read_text(encoding="utf-8")
     assert page == registry.markdown(), "regenerate: python -m pu_lib.registry docs/methods.md"
+
+
+def _public_estimator_classes():
+    from pu_lib.base_learners import WeightedLogisticRegression
+    from pu_lib.calibration import PUCalibratedClassifier
+    from pu_lib.hist_boost import HistBoostClassifier
+
+    classes = {WeightedLogisticRegression, PUCalibratedClassifier, HistBoostClassifier}
+    for name in registry.names():
+        try:
+            classes.add(registry.method_class(name))
+        except ImportError:  # an optional dependency is missing
+            continue
+    return sorted(classes, key=lambda c: c.__name__)
+
+
+@pytest.mark.parametrize("cls", _public_estimator_classes(), ids=lambda c: c.__name__)
+def test_constructors_are_keyword_only(cls):
+    """As scikit-learn's: every parameter keyword-only, but a meta-estimator's leading
+    ``estimator`` (scikit-learn's CalibratedClassifierCV, BaggingClassifier); a positional
+    value fails with Python's TypeError."""
+    import inspect
+
+    params = [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+    positional = [p.name for p in params if p.kind is not p.KEYWORD_ONLY]
+    assert positional in ([], ["estimator"]), f"{cls.__name__}: positional parameters {positional}"
+    if positional == [] and params:
+        with pytest.raises(TypeError, match="positional argument"):
+            cls(params[0].default if params[0].default is not inspect.Parameter.empty else None)

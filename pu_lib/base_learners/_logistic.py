@@ -145,7 +145,7 @@ class WeightedLogisticRegression(ClassifierMixin, BaseEstimator):
         "penalize_intercept": ["boolean"],
     }
 
-    def __init__(self, C=1.0, fit_intercept=True, tol=1e-8, max_iter=1000, warm_start=False,
+    def __init__(self, *, C=1.0, fit_intercept=True, tol=1e-8, max_iter=1000, warm_start=False,
                  penalize_intercept=False):
         self.C = C
         self.fit_intercept = fit_intercept

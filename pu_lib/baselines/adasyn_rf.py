@@ -94,7 +94,7 @@ class ADASYNRandomForestClassifier(PUClassifierMixin, BaseEstimator):
                     "rows, so integer weights cannot equal repeated rows (zero weight == removed row is tested in "
                     "tests/test_adasyn_rf.py)")}
 
-    def __init__(self, n_estimators=100, n_neighbors=5, sampling_strategy="auto", random_state=None, n_jobs=None):
+    def __init__(self, *, n_estimators=100, n_neighbors=5, sampling_strategy="auto", random_state=None, n_jobs=None):
         self.n_estimators = n_estimators
         self.n_neighbors = n_neighbors
         self.sampling_strategy = sampling_strategy

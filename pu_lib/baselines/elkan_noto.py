@@ -145,7 +145,7 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
     # the parameters of the shared fit, pu_lib.prior.elkan_noto.elkan_noto_fit, and proba
     _parameter_constraints: dict = {**PARAMETER_CONSTRAINTS, "proba": [StrOptions(set(PROBA_RULES))]}
 
-    def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", proba="lemma1", random_state=None):
+    def __init__(self, estimator=None, *, hold_out_ratio=0.1, c_estimator="e1", proba="lemma1", random_state=None):
         self.estimator = estimator
         self.hold_out_ratio = hold_out_ratio
         self.c_estimator = c_estimator

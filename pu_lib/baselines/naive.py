@@ -63,7 +63,7 @@ class NaivePUClassifier(PUClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, estimator=None, random_state=None):
+    def __init__(self, estimator=None, *, random_state=None):
         self.estimator = estimator
         self.random_state = random_state
 

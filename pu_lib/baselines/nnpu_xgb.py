@@ -296,7 +296,7 @@ class PURiskXGBClassifier(PUClassifierMixin, BaseEstimator):
         "n_jobs": [None, Integral],
     }
 
-    def __init__(self, risk="nnpu", loss="logistic", prior=None, scenario="single_training_set",
+    def __init__(self, *, risk="nnpu", loss="logistic", prior=None, scenario="single_training_set",
                  oversampled_prior=0.5, correction="lookahead", beta=0.0, gamma=1.0, n_estimators=100,
                  learning_rate=0.3, max_depth=6, min_child_weight=1.0, reg_lambda=0.0, reg_alpha=0.0,
                  tree_method="exact", base_margin=0.5, random_state=None, n_jobs=None):

@@ -135,7 +135,7 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
         return {"check_sample_weight_equivalence_on_dense_data": reason,
                 "check_sample_weight_equivalence_on_sparse_data": reason}
 
-    def __init__(self, booster="adaboost", n_estimators=100, n_positives="labeled", n_negatives="paper", n_jobs=None,
+    def __init__(self, *, booster="adaboost", n_estimators=100, n_positives="labeled", n_negatives="paper", n_jobs=None,
                  random_state=None):
         self.booster = booster
         self.n_estimators = n_estimators

@@ -174,7 +174,7 @@ class PUBaggingClassifier(PUClassifierMixin, BaseEstimator):
     #: default StandardScaler + linear SVC, which centres the columns)
     _accepts_sparse = SPARSE_WITH_BASE
 
-    def __init__(self, estimator=None, n_estimators=100, max_samples="balanced", random_state=None, n_jobs=None):
+    def __init__(self, estimator=None, *, n_estimators=100, max_samples="balanced", random_state=None, n_jobs=None):
         self.estimator = estimator
         self.n_estimators = n_estimators
         self.max_samples = max_samples
@@ -314,7 +314,7 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
     def _expected_failed_checks(self) -> dict[str, str]:
         return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
-    def __init__(self, n_estimators=10, max_samples=1.0, base_n_estimators=100, criterion="gini",
+    def __init__(self, *, n_estimators=10, max_samples=1.0, base_n_estimators=100, criterion="gini",
                  max_features="sqrt", n_thresholds=1, max_depth=None, min_samples_leaf=1, random_state=None,
                  n_jobs=None, use_dask=False):
         self.n_estimators = n_estimators

@@ -158,7 +158,7 @@ class RankPruningClassifier(PUClassifierMixin, BaseEstimator):
         "n_jobs": [None, Interval(Integral, None, -1, closed="right"), Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, estimator=None, n_folds=3, random_state=None, n_jobs=1):
+    def __init__(self, estimator=None, *, n_folds=3, random_state=None, n_jobs=1):
         self.estimator = estimator
         self.n_folds = n_folds
         self.random_state = random_state

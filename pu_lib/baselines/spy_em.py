@@ -213,7 +213,7 @@ class SpyEMClassifier(PUClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, spy_ratio=0.15, noise_level=0.15, max_iter=8, step1_max_iter=8, fix_reliable_negatives=True,
+    def __init__(self, *, spy_ratio=0.15, noise_level=0.15, max_iter=8, step1_max_iter=8, fix_reliable_negatives=True,
                  select_classifier=True, tol=1e-6, var_smoothing=1e-9, random_state=None):
         self.spy_ratio = spy_ratio
         self.noise_level = noise_level

@@ -122,7 +122,7 @@ class PUWeightedLogisticRegression(PUClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, C="select", C_grid=DEFAULT_C_GRID, pos_weight="balanced", hold_out_ratio=0.3,
+    def __init__(self, *, C="select", C_grid=DEFAULT_C_GRID, pos_weight="balanced", hold_out_ratio=0.3,
                  scenario="single_training_set", standardize=True, max_iter=1000, random_state=None):
         self.C = C
         self.C_grid = C_grid

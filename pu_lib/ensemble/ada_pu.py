@@ -197,7 +197,7 @@ class AdaPUClassifier(PUClassifierMixin, BaseEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, n_estimators=100, learning_rate=0.0001, splitter="random", n_thresholds=1, prior=None,
+    def __init__(self, *, n_estimators=100, learning_rate=0.0001, splitter="random", n_thresholds=1, prior=None,
                  scenario="single_training_set", n_jobs=None, random_state=None):
         self.n_estimators = n_estimators
         self.learning_rate = learning_rate

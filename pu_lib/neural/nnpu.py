@@ -322,7 +322,7 @@ class NNPUClassifier(NeuralPUBase):
         "batch_size": [StrOptions({"auto"}), Interval(Integral, 1, None, closed="left")],
     }
 
-    def __init__(self, risk="nnpu", loss="sigmoid", prior=None, scenario="single_training_set",
+    def __init__(self, *, risk="nnpu", loss="sigmoid", prior=None, scenario="single_training_set",
                  oversampled_prior=0.5, beta=0.0, gamma=1.0, model="mlp", hidden_sizes=(100,), activation="relu",
                  batch_norm=False, dropout=0.0, init="chainer", input_shape=None, epochs="auto", batch_size="auto",
                  batch_iteration="serial",

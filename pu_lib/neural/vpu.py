@@ -120,7 +120,7 @@ class VPUClassifier(NeuralPUBase):
         **NeuralPUBase._common_constraints,
     }
 
-    def __init__(self, scenario="single_training_set", mix_alpha=0.3, mix_weight=0.03, lr_halving_epochs=20,
+    def __init__(self, *, scenario="single_training_set", mix_alpha=0.3, mix_weight=0.03, lr_halving_epochs=20,
                  model="mlp", hidden_sizes=(300, 300, 300, 300, 300, 300), activation="relu", batch_norm=False,
                  dropout=0.0, init="pytorch", input_shape=None, epochs=50, batch_size=500, learning_rate=3e-5,
                  weight_decay=0.0, early_stopping=False, validation_fraction=0.1, n_iter_no_change=10,

@@ -48,7 +48,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
     from pu_lib._validation import DegenerateFeaturesWarning
     from pu_lib.prior.alphamax import AlphaMax, AlphaMaxN
-    from pu_lib.prior._names import PRIOR_CONSTRAINT, resolve_prior
+    from pu_lib.prior._resolve import PRIOR_CONSTRAINT, resolve_prior
     from pu_lib.prior.base import (
         SCENARIOS,
         BasePriorEstimator,
@@ -72,7 +72,7 @@ if TYPE_CHECKING:  # the names of __all__ as type checkers and readers see them
 _LAZY = {
     **dict.fromkeys(["SCENARIOS", "BasePriorEstimator", "alpha_from_c", "alpha_from_prior", "c_from_alpha",
                      "population_prior", "prior_from_alpha"], "pu_lib.prior.base"),
-    **dict.fromkeys(["PRIOR_CONSTRAINT", "resolve_prior"], "pu_lib.prior._names"),
+    **dict.fromkeys(["PRIOR_CONSTRAINT", "resolve_prior"], "pu_lib.prior._resolve"),
     "DegenerateFeaturesWarning": "pu_lib._validation",
     **dict.fromkeys(["BootstrapResult", "BootstrapShiftWarning", "bootstrap_ci"], "pu_lib.prior.bootstrap"),
     "DEDPUL": "pu_lib.prior.dedpul",

@@ -346,7 +346,7 @@ class AlphaMax(BasePriorEstimator):
     _accepts_sparse = SparseWhen(lambda est: learner_accepts_sparse(est.estimator, default=True),
                                  "with a classifier that takes sparse input; XGBoost reads absent entries as missing")
 
-    def __init__(self, estimator=None, n_folds=5, max_depth=4, xgb_params=None, grid_step=0.01, tune=None,
+    def __init__(self, estimator=None, *, n_folds=5, max_depth=4, xgb_params=None, grid_step=0.01, tune=None,
                  random_state=None, n_jobs=1):
         self.estimator = estimator
         self.n_folds = n_folds

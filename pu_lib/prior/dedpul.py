@@ -324,7 +324,7 @@ class DEDPUL(BasePriorEstimator):
                                  "with booster='xgboost' and a classifier that takes sparse input; XGBoost reads "
                                  "absent entries as missing")
 
-    def __init__(self, estimator=None, n_folds=5, max_depth=4, xgb_params=None, method="em", bw_mix=0.05,
+    def __init__(self, estimator=None, *, n_folds=5, max_depth=4, xgb_params=None, method="em", bw_mix=0.05,
                  bw_pos=0.1, k_neighbours=None, monotonize=True, mt_coef=0.2, tune=None, random_state=None,
                  n_jobs=1, booster="xgboost", catboost_params=None):
         self.estimator = estimator

@@ -179,7 +179,7 @@ class ElkanNotoPrior(BasePriorEstimator):
     _MIN_LABELED = 2
     _MIN_LABELED_WHY = "one to train the classifier g, one held out to estimate c on"
 
-    def __init__(self, estimator=None, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
+    def __init__(self, estimator=None, *, hold_out_ratio=0.1, c_estimator="e1", random_state=None):
         self.estimator = estimator
         self.hold_out_ratio = hold_out_ratio
         self.c_estimator = c_estimator

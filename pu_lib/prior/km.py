@@ -520,7 +520,7 @@ class KMPriorEstimator(BasePriorEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, variant="km2", max_samples=2000, lambda_upper=8.0, epsilon=0.04, random_state=None):
+    def __init__(self, *, variant="km2", max_samples=2000, lambda_upper=8.0, epsilon=0.04, random_state=None):
         self.variant = variant
         self.max_samples = max_samples
         self.lambda_upper = lambda_upper

@@ -213,7 +213,7 @@ class PEPriorEstimator(BasePriorEstimator):
     _accepts_sparse = True
     _MIN_LABELED_WHY = "each of the n_folds={self.n_folds} cross-validation folds needs a labeled row"
 
-    def __init__(self, n_basis=300, sigma_factors=PE_DEFAULTS["sigma_factors"], lambdas=PE_DEFAULTS["lambdas"],
+    def __init__(self, *, n_basis=300, sigma_factors=PE_DEFAULTS["sigma_factors"], lambdas=PE_DEFAULTS["lambdas"],
                  n_folds=5, random_state=None):
         self.n_basis = n_basis
         self.sigma_factors = sigma_factors

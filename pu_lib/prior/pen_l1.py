@@ -182,7 +182,7 @@ class PenL1PriorEstimator(BasePriorEstimator):
     _accepts_sparse = True
     _MIN_LABELED_WHY = "each of the n_folds={self.n_folds} cross-validation folds needs a labeled row"
 
-    def __init__(self, n_basis=300, sigma_factors=PEN_L1_DEFAULTS["sigma_factors"],
+    def __init__(self, *, n_basis=300, sigma_factors=PEN_L1_DEFAULTS["sigma_factors"],
                  lambdas=PEN_L1_DEFAULTS["lambdas"], prior_step=0.01, n_folds=5, random_state=None):
         self.n_basis = n_basis
         self.sigma_factors = sigma_factors

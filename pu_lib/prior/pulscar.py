@@ -218,7 +218,7 @@ class PULSCAR(BasePriorEstimator):
         """``n_folds``: the stratified cross-validation needs a labeled row in every fold."""
         return int(self.n_folds)
 
-    def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
+    def __init__(self, estimator=None, *, n_folds=5, max_depth=4, learning_rate=0.3, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.05, 0.5), bandwidth_search="local", xgb_params=None, booster="xgboost",
                  n_iterations=1, tune=None, random_state=None, n_jobs=1):
         self.estimator = estimator

@@ -385,7 +385,7 @@ class PULSNAR(BasePriorEstimator):
         the largest must hold ``n_folds`` of them)."""
         return int(self.n_folds)
 
-    def __init__(self, estimator=None, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
+    def __init__(self, estimator=None, *, n_folds=5, max_depth=4, learning_rate=0.2, bin_rule="rice", n_bins=None,
                  bandwidth_range=(0.015, 0.5), bandwidth_search="local", xgb_params=None, max_clusters=10,
                  n_clusters=None, knee="authors", covariance_type="full", gmm_params=None, top_fraction=1.0,
                  min_cluster_size=10, small_clusters="drop", booster="xgboost", n_iterations=1, tune=None,

@@ -403,7 +403,7 @@ class TIcE(BasePriorEstimator):
         "random_state": RANDOM_STATE_CONSTRAINT,
     }
 
-    def __init__(self, n_folds=5, max_splits=500, k=5, n_bins=4, min_node_size=10, delta=None,
+    def __init__(self, *, n_folds=5, max_splits=500, k=5, n_bins=4, min_node_size=10, delta=None,
                  tr_factor=1.0, variant="max", refine=True, bound_data="tree", folds=None,
                  random_state=None):
         self.n_folds = n_folds

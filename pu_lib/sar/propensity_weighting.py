@@ -283,7 +283,7 @@ class PropensityWeightedClassifier(_BaseWeightedClassifier):
 
     __metadata_request__fit = {"propensity": True}
 
-    def __init__(self, estimator=None, propensity_function=None, propensity_bias=1.0, weighting="negative",
+    def __init__(self, estimator=None, *, propensity_function=None, propensity_bias=1.0, weighting="negative",
                  scenario=SINGLE_TRAINING_SET, prior=None, random_state=None):
         self.estimator = estimator
         self.propensity_function = propensity_function
@@ -345,7 +345,7 @@ class LabelFrequencyWeightedClassifier(_BaseWeightedClassifier):
                             HasMethods(["fit"]), None],
     }
 
-    def __init__(self, estimator=None, label_frequency="tice", propensity_bias=1.0, weighting="negative",
+    def __init__(self, estimator=None, *, label_frequency="tice", propensity_bias=1.0, weighting="negative",
                  scenario=SINGLE_TRAINING_SET, prior=None, random_state=None):
         self.estimator = estimator
         self.label_frequency = label_frequency

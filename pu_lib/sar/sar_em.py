@@ -160,7 +160,7 @@ class SAREMClassifier(PUClassifierMixin, BaseEstimator):
     }
     __metadata_request__fit = {"propensity_attributes": True}
 
-    def __init__(self, estimator=None, propensity_estimator=None, propensity_attributes=None,
+    def __init__(self, estimator=None, *, propensity_estimator=None, propensity_attributes=None,
                  classification_attributes=None, max_iter=500, tol_loglik=1e-4, tol_slope=1e-4,
                  convergence_window=10, refit=True, random_state=None):
         self.estimator = estimator

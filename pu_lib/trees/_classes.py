@@ -483,7 +483,7 @@ class PUDecisionTreeClassifier(PUClassifierMixin, BasePUTree, BaseSingleTree, Ba
     def _expected_failed_checks(self) -> dict[str, str]:
         return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
-    def __init__(self, risk="nnpu", loss="quadratic", splitter="best", max_features=None, n_thresholds=1,
+    def __init__(self, *, risk="nnpu", loss="quadratic", splitter="best", max_features=None, n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, prior=None,
                  scenario="single_training_set", threshold_rule="uniform", feature_draw="nonconstant",
                  random_state=None):
@@ -551,7 +551,7 @@ class PUExtraTreesClassifier(PUClassifierMixin, BasePUTree, BaseForest, BaseEsti
     def _expected_failed_checks(self) -> dict[str, str]:
         return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
-    def __init__(self, n_estimators=100, risk="nnpu", loss="quadratic", max_features="sqrt", n_thresholds=1,
+    def __init__(self, *, n_estimators=100, risk="nnpu", loss="quadratic", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, bootstrap=False, prior=None,
                  scenario="single_training_set", threshold_rule="uniform", feature_draw="nonconstant",
                  random_state=None, n_jobs=None, use_dask=False):
@@ -658,7 +658,7 @@ class PNDecisionTreeClassifier(_PNTree, BaseSingleTree, BaseEstimator):
 
     _parameter_constraints: dict = {**PN_CONSTRAINT, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
-    def __init__(self, criterion="gini", splitter="best", max_features=None, n_thresholds=1, max_depth=None,
+    def __init__(self, *, criterion="gini", splitter="best", max_features=None, n_thresholds=1, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform", feature_draw="nonconstant",
                  random_state=None):
         self.criterion = criterion
@@ -708,7 +708,7 @@ class PNExtraTreesClassifier(_PNTree, BaseForest, BaseEstimator):
 
     _parameter_constraints: dict = {**PN_CONSTRAINT, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS}
 
-    def __init__(self, n_estimators=100, criterion="gini", max_features="sqrt", n_thresholds=1, max_depth=None,
+    def __init__(self, *, n_estimators=100, criterion="gini", max_features="sqrt", n_thresholds=1, max_depth=None,
                  min_samples_split=2, min_samples_leaf=1, bootstrap=False, threshold_rule="uniform",
                  feature_draw="any", random_state=None, n_jobs=None, use_dask=False):
         self.n_estimators = n_estimators

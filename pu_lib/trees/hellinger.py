@@ -130,7 +130,7 @@ class HellingerTreeClassifier(PNDecisionTreeClassifier):
     _parameter_constraints: dict = {**SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
     _sqrt_rounding = "floor"
 
-    def __init__(self, splitter="best", max_features=None, n_thresholds=1, max_depth=5, min_samples_split=2,
+    def __init__(self, *, splitter="best", max_features=None, n_thresholds=1, max_depth=5, min_samples_split=2,
                  min_samples_leaf=1, threshold_rule="uniform", feature_draw="any", random_state=None):
         self.splitter = splitter
         self.max_features = max_features
@@ -181,7 +181,7 @@ class PUHellingerTreeClassifier(PUClassifierMixin, _PUHellinger, BaseSingleTree,
     def _expected_failed_checks(self) -> dict[str, str]:
         return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
-    def __init__(self, prior=None, scenario="single_training_set", splitter="best", max_features=None,
+    def __init__(self, *, prior=None, scenario="single_training_set", splitter="best", max_features=None,
                  n_thresholds=1, max_depth=5, min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform",
                  feature_draw="any", proba="class", random_state=None):
         self.prior = prior
@@ -256,7 +256,7 @@ class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, BaseForest, B
                     "replacement; standard: Breiman's bootstrap): repeating a row changes the draws, so integer "
                     "weights cannot equal repeated rows (each tree passes the check: PUHellingerTreeClassifier)")}
 
-    def __init__(self, n_estimators=100, bootstrap="stratified", max_samples=None, prior=None,
+    def __init__(self, *, n_estimators=100, bootstrap="stratified", max_samples=None, prior=None,
                  scenario="single_training_set", splitter="best", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform",
                  feature_draw="any", proba="class", random_state=None, n_jobs=None, use_dask=False):
