@@ -14,45 +14,8 @@ from sklearn.preprocessing import StandardScaler
 
 from conftest import is_neural, torch_or_skip
 from pu_lib import registry
+from pu_lib.utils.check_settings import check_params
 
-#: small, fast settings per method (the tests check the API, not accuracy)
-FAST = {
-    "pu_extra_trees": {"n_estimators": 10, "prior": 0.4},
-    "pu_decision_tree": {"prior": 0.4, "max_depth": 6},
-    "pu_hellinger_tree": {"prior": 0.4},
-    "pu_hellinger_forest": {"n_estimators": 10, "prior": 0.4},
-    "pn_extra_trees": {"n_estimators": 10},
-    "pn_decision_tree": {"max_depth": 6},
-    "supervised_et": {"n_estimators": 10},
-    "naive_pu_et": {"n_estimators": 10},
-    "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
-    "ada_pu": {"n_estimators": 20, "prior": 0.4},
-    "pn_boosting": {"n_estimators": 10},
-    # uPU / nnPU / imbalanced nnPU by XGBoost: a numeric prior, few rounds
-    "upu_xgb": {"n_estimators": 10, "prior": 0.4},
-    "nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
-    "imbalanced_nnpu_xgb": {"n_estimators": 10, "prior": 0.4},
-    "nnpu_xgb_csboost": {"n_estimators": 10, "prior": 0.4},
-    "imbalanced_nnpu_xgb_csboost": {"n_estimators": 10, "prior": 0.4},
-    # SAR methods: a known propensity function, a given label frequency, one propensity attribute
-    "propensity_weighted": {"propensity_function": "half"},
-    "label_frequency_weighted": {"label_frequency": 0.5},
-    "sar_em": {"propensity_attributes": [0], "max_iter": 30},
-    # neural PU learners: a small MLP, few epochs
-    "upu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
-    "nnpu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
-    "imbalanced_nnpu": {"prior": 0.4, "hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
-    "vpu": {"hidden_sizes": (8,), "epochs": 3, "batch_size": 100},
-    "selfpu": {"prior": 0.4, "hidden_sizes": (8,), "batch_norm": False, "epochs": 3, "batch_size": 100},
-}
-
-
-def half_propensity(X):
-    """A constant propensity 0.5 (module-level, so that fitted estimators pickle)."""
-    return np.full(np.shape(X)[0], 0.5)
-
-
-FAST["propensity_weighted"]["propensity_function"] = half_propensity
 CLASSIFIERS = registry.names("classifier")
 
 
@@ -69,7 +32,7 @@ def pu_data():
 def _make(name):
     if is_neural(name):
         torch_or_skip()
-    return registry.make_estimator(name, FAST.get(name), random_state=0)
+    return registry.make_estimator(name, check_params(name), random_state=0)
 
 
 def _grid(est):
