@@ -27,14 +27,11 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import ClassifierMixin
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import has_fit_parameter
 
 from pu_lib._validation import SCENARIOS, accepts_sparse
 
-__all__ = ["FIT_INPUTS", "PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS",
-           "PU_CLASSIFIER_EXPECTED_FAILED_CHECKS", "PU_TREE_EXPECTED_FAILED_CHECKS", "RANDOM_STATE_CONSTRAINT",
-           "SCENARIO_CONSTRAINT", "PUClassifierMixin", "SparseWhen", "applicable_expected_failed_checks", "fit_inputs",
-           "learner_accepts_sparse"]
+__all__ = ["FIT_INPUTS", "RANDOM_STATE_CONSTRAINT", "SCENARIO_CONSTRAINT", "PUClassifierMixin", "SparseWhen",
+           "fit_inputs", "learner_accepts_sparse"]
 
 #: the ``random_state`` values every pu_lib estimator accepts (scikit-learn constraint
 #: list): None, a seed in [0, 2**32 - 1], a ``numpy.random.Generator`` or a legacy
@@ -104,69 +101,6 @@ SPARSE_WITH_BASE = SparseWhen(lambda est: learner_accepts_sparse(est.estimator),
                               "with a base learner that takes sparse input, e.g. LogisticRegression()")
 
 
-_SPARSE_WEIGHT_CHECK = "check_sample_weight_equivalence_on_sparse_data"
-
-
-# --- estimator checks a PU estimator cannot pass, each with its reason: an estimator
-# declares them in _expected_failed_checks() (check name -> reason), which
-# pu_lib.utils.estimator_checks.parametrize_with_checks marks as strict xfail
-_S_NAMED_S = ("fit(X, s): the PU labels are named s across pu_lib (1 = labeled positive, 0 = unlabeled), "
-              "never y, to keep them apart from the true classes y")
-_S_KEYWORD_Y = ("calls fit(X, y=..., sample_weight=...) with the keyword y; fit's target is named s "
-                "(integer weights == repeated rows is tested in tests/test_baselines.py and test_prior_base.py)")
-_S_LABELS_1_2 = ("fits on labels {1, 2}; s must be the 0/1 labeled indicator (pu_lib._validation.check_binary "
-                 "refuses other encodings so that the labeled class is never guessed); the same property with 0/1 "
-                 "labels is tested in tests/test_baselines.py / test_prior_base.py")
-_S_STRING_CLASSES = ("fits on string labels and expects predictions in them; s is the 0/1 labeled indicator and "
-                     "a PU classifier predicts the true class y in {0, 1}, not a value of s")
-#: scikit-learn checks no PU classifier passes (its fit takes the 0/1 labeled indicator s);
-#: the sample-weight ones apply where fit takes sample_weight
-PU_CLASSIFIER_EXPECTED_FAILED_CHECKS = {
-    "check_fit_score_takes_y": _S_NAMED_S,
-    "check_sample_weight_equivalence_on_dense_data": _S_KEYWORD_Y,
-    _SPARSE_WEIGHT_CHECK: _S_KEYWORD_Y,
-    "check_estimators_dtypes": _S_LABELS_1_2,
-    "check_sample_weights_pandas_series": _S_LABELS_1_2,
-    "check_sample_weights_not_an_array": _S_LABELS_1_2,
-    "check_sample_weights_shape": _S_LABELS_1_2,
-    "check_sample_weights_not_overwritten": _S_LABELS_1_2,
-    "check_classifier_data_not_an_array": _S_LABELS_1_2,
-    "check_fit2d_1feature": _S_LABELS_1_2,
-    "check_classifiers_classes": _S_STRING_CLASSES,
-}
-#: what PU tree estimators declare in place of the classifiers' sample-weight reason
-PU_TREE_EXPECTED_FAILED_CHECKS = {
-    "check_sample_weight_equivalence_on_dense_data": (
-        "calls fit(X, y=..., sample_weight=...) with the keyword y; fit's target is named s (integer weights == "
-        "repeated rows and zero weights == removed rows are tested for every tree estimator in "
-        "tests/test_tree_weights.py)"),
-}
-#: scikit-learn checks no prior estimator passes (pu_lib.prior.base.BasePriorEstimator);
-#: the sample-weight ones apply where fit takes sample_weight
-PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS = {
-    "check_fit_score_takes_y": _S_NAMED_S,
-    "check_estimators_dtypes": _S_LABELS_1_2,
-    "check_fit2d_1feature": _S_LABELS_1_2,
-    "check_sample_weight_equivalence_on_dense_data": _S_KEYWORD_Y,
-    _SPARSE_WEIGHT_CHECK: _S_KEYWORD_Y,
-    "check_sample_weights_pandas_series": _S_LABELS_1_2,
-    "check_sample_weights_not_an_array": _S_LABELS_1_2,
-    "check_sample_weights_shape": _S_LABELS_1_2,
-    "check_sample_weights_not_overwritten": _S_LABELS_1_2,
-}
-
-
-def applicable_expected_failed_checks(estimator, checks: dict[str, str]) -> dict[str, str]:
-    """``checks`` without the sample-weight checks when ``estimator.fit`` takes no
-    ``sample_weight``, and without the sparse one when it takes no sparse input (those
-    checks do not run on it)."""
-    if not accepts_sparse(estimator):
-        checks = {k: v for k, v in checks.items() if k != _SPARSE_WEIGHT_CHECK}
-    if has_fit_parameter(estimator, "sample_weight"):
-        return dict(checks)
-    return {k: v for k, v in checks.items() if "sample_weight" not in k}
-
-
 class PUClassifierMixin(ClassifierMixin):
     """Mixin for PU classifiers: ``fit(X, s)`` with ``s`` in {0, 1} (1 = labeled positive),
     ``predict`` in {0, 1} (1 = positive), ``predict_proba`` columns ``[P(y=0), P(y=1)]``.
@@ -174,15 +108,11 @@ class PUClassifierMixin(ClassifierMixin):
     Tags: binary only (``s`` is an indicator, not a class label of many values); sparse
     input as the class's ``_accepts_sparse`` says (:func:`pu_lib._validation.accepts_sparse`).
 
-    Estimator checks: ``_expected_failed_checks()`` declares the checks of
-    :mod:`pu_lib.utils.estimator_checks` this classifier cannot pass, check name ->
-    reason (:data:`PU_CLASSIFIER_EXPECTED_FAILED_CHECKS`); a class that differs overrides it."""
+    The scikit-learn checks a PU classifier cannot pass, with the reasons, are listed beside
+    the checks (:data:`pu_lib.utils.estimator_checks.EXPECTED_FAILURES`)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = False
         tags.input_tags.sparse = accepts_sparse(self)
         return tags
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return applicable_expected_failed_checks(self, PU_CLASSIFIER_EXPECTED_FAILED_CHECKS)

@@ -246,13 +246,6 @@ class PUCalibratedClassifier(PUClassifierMixin, BaseEstimator):
         kw = {} if w is None else {"standardscaler__sample_weight": w, "logisticregression__sample_weight": w}
         return model.fit(score.reshape(-1, 1), s, **kw)
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) it cannot pass, check name -> reason."""
-        return {**super()._expected_failed_checks(), "check_pu_sample_weight_equivalence": (
-            "the cv folds split rows: a row of integer weight w lies in one fold while its w repeats are spread "
-            "over several, so the out-of-fold scores and the fitted map differ (zero weights are removed rows: "
-            "tested in tests/test_probabilities.py)")}
-
     def _labeled_proba(self, X) -> np.ndarray:
         """``m(score(x))``, the calibrated ``P(s = 1 | x)``."""
         check_is_fitted(self)

@@ -447,7 +447,7 @@ def test_sample_weight_with_a_base_that_takes_none_names_the_base(cls):
 
 
 # ------------------------------------------- inputs of scikit-learn checks that use labels {1, 2}
-# (the estimators declare those checks in _expected_failed_checks(); the same properties
+# (pu_lib.utils.estimator_checks.EXPECTED_FAILURES lists those checks; the same properties
 # with 0/1 labels s are tested here)
 
 

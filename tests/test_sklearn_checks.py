@@ -3,8 +3,9 @@ the PU properties) on every registered estimator.
 
 Each estimator of :data:`pu_lib.registry.METHODS` is checked with
 ``pu_lib.utils.estimator_checks.parametrize_with_checks``; the instances use the small
-settings of :mod:`pu_lib.utils.check_settings` (the checks test the API, not accuracy). Checks an estimator cannot pass are declared, with reasons, by the estimator
-itself (its ``_expected_failed_checks()``) and run as strict xfail.
+settings of :mod:`pu_lib.utils.check_settings` (the checks test the API, not accuracy).
+Checks an estimator cannot pass are listed, with reasons, beside the checks
+(``pu_lib.utils.estimator_checks.EXPECTED_FAILURES``) and run as strict xfail.
 """
 
 from __future__ import annotations

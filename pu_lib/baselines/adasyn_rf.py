@@ -83,17 +83,6 @@ class ADASYNRandomForestClassifier(PUClassifierMixin, BaseEstimator):
         "n_jobs": [None, Integral],
     }
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        adasyn = ("calls fit(X, y=..., sample_weight=...) with the keyword y; fit's target is named s. Integer weights "
-                  "could not equal repeated rows anyway: ADASYN takes no weights, and repeating a row changes its "
-                  "neighbourhoods and the number of synthetic rows (zero weight == removed row is tested in "
-                  "tests/test_adasyn_rf.py)")
-        return {**super()._expected_failed_checks(), "check_sample_weight_equivalence_on_dense_data": adasyn,
-                "check_pu_sample_weight_equivalence": (
-                    "ADASYN takes no weights: repeating a row changes its neighbourhoods and the number of synthetic "
-                    "rows, so integer weights cannot equal repeated rows (zero weight == removed row is tested in "
-                    "tests/test_adasyn_rf.py)")}
-
     def __init__(self, *, n_estimators=100, n_neighbors=5, sampling_strategy="auto", random_state=None, n_jobs=None):
         self.n_estimators = n_estimators
         self.n_neighbors = n_neighbors

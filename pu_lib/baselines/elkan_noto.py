@@ -210,11 +210,3 @@ class ElkanNotoClassifier(PUClassifierMixin, BaseEstimator):
             return self._pulearn_weighted(self._g(X)) - 0.5
         return self._g(X) / self.c_ - 0.5
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) it cannot pass, check name -> reason."""
-        base = super()._expected_failed_checks()
-        if self.proba != "pulearn_weighted":
-            return base
-        return {**base, "check_methods_subset_invariance": (
-            "proba='pulearn_weighted' is the PU Hellinger authors' rule, whose probabilities sum weights over "
-            "the predicted batch: predicting a subset gives other values (tested in tests/test_baselines.py)")}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from sklearn.base import _fit_context
 
-from pu_lib.base import PU_TREE_EXPECTED_FAILED_CHECKS, PUClassifierMixin
+from pu_lib.base import PUClassifierMixin
 from pu_lib.trees import PNExtraTreesClassifier
 
 __all__ = ["NaivePUExtraTreesClassifier"]
@@ -25,9 +25,6 @@ class NaivePUExtraTreesClassifier(PUClassifierMixin, PNExtraTreesClassifier):
     _proba_kind = "labeled"
 
     _labels_are_s = True
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, s, sample_weight=None):

@@ -126,15 +126,6 @@ class PNBoostingClassifier(ClassifierMixin, BaseEstimator):
     #: in place of the absent entries; pu_lib.prior.pulscar.SPARSE_WITH_XGBOOST)
     _accepts_sparse = True
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) it cannot pass, check name -> reason."""
-        reason = (
-            "fits on a random PN subsample of the rows (n_p positives, (pi_n/2pi_p)^2 n_p negatives): repeating a "
-            "row changes which rows are drawn, so integer weights cannot equal repeated rows; with n_positives and "
-            "n_negatives None (every row) the booster gets the weights (tested in tests/test_pn_boosting.py)")
-        return {"check_sample_weight_equivalence_on_dense_data": reason,
-                "check_sample_weight_equivalence_on_sparse_data": reason}
-
     def __init__(self, *, booster="adaboost", n_estimators=100, n_positives="labeled", n_negatives="paper", n_jobs=None,
                  random_state=None):
         self.booster = booster

@@ -22,7 +22,7 @@ from sklearn.utils.validation import check_is_fitted
 from pu_lib._rounding import round_half_up
 from pu_lib._seeding import seed_to_int
 from pu_lib._validation import validate_pu_data
-from pu_lib.base import PU_TREE_EXPECTED_FAILED_CHECKS, RANDOM_STATE_CONSTRAINT, SPARSE_WITH_BASE, PUClassifierMixin
+from pu_lib.base import RANDOM_STATE_CONSTRAINT, SPARSE_WITH_BASE, PUClassifierMixin
 from pu_lib.base_learners import check_predict_X, fit_base, make_base_estimator, positive_proba
 from pu_lib.distributed import parallel_map, resolve_client
 from pu_lib.trees import PNExtraTreesClassifier
@@ -310,9 +310,6 @@ class PUBaggingExtraTreesClassifier(PUBaggingClassifier):
 
     _fit_dtype = np.float32
     _accepts_sparse = False  # PN Extra Trees bags: dense input
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
     def __init__(self, *, n_estimators=10, max_samples=1.0, base_n_estimators=100, criterion="gini",
                  max_features="sqrt", n_thresholds=1, max_depth=None, min_samples_leaf=1, random_state=None,

@@ -44,12 +44,6 @@ class SupervisedClassifier(NaivePUClassifier):
 
     __metadata_request__fit = {"y_true": True}
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        # fit takes the true classes y (y_true); scikit-learn's y-keyword checks pass
-        return {k: v for k, v in super()._expected_failed_checks().items()
-                if k not in ("check_fit_score_takes_y", "check_sample_weight_equivalence_on_dense_data",
-                             "check_sample_weight_equivalence_on_sparse_data")}
-
     @_fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, y_true=None, sample_weight=None):
         """Fit on ``X`` and the true classes ``y_true`` (default: ``y``)."""

@@ -114,11 +114,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 
 from pu_lib._seeding import derive_seed
 from pu_lib._validation import SCENARIOS
-from pu_lib.base import (
-    PU_CLASSIFIER_EXPECTED_FAILED_CHECKS,
-    SCENARIO_CONSTRAINT,
-    applicable_expected_failed_checks,
-)
+from pu_lib.base import SCENARIO_CONSTRAINT
 from pu_lib.neural._models import scores
 from pu_lib.neural._training import NeuralPUBase, batch_bounds
 from pu_lib.neural.nnpu import LOSSES, nnpu_objective, pu_batch_risks
@@ -349,13 +345,6 @@ class SelfPUClassifier(NeuralPUBase):
         self.device = device
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**applicable_expected_failed_checks(self, PU_CLASSIFIER_EXPECTED_FAILED_CHECKS),
-                "check_pu_sample_weight_equivalence": (
-                    "the self-paced selection and the per-epoch interleaving of labeled and unlabeled rows count "
-                    "rows, so repeated rows change the selection sizes and the batches; weights act on every "
-                    "weighted mean (pu_lib.neural.selfpu)")}
 
     # prior may be an estimator object: validate its parameters too (nested validation)
     @_fit_context(prefer_skip_nested_validation=False)

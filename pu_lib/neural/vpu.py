@@ -54,7 +54,7 @@ from sklearn.base import _fit_context
 from sklearn.utils._param_validation import Interval
 
 from pu_lib._validation import SCENARIOS
-from pu_lib.base import PU_CLASSIFIER_EXPECTED_FAILED_CHECKS, SCENARIO_CONSTRAINT, applicable_expected_failed_checks
+from pu_lib.base import SCENARIO_CONSTRAINT
 from pu_lib.neural._models import scores
 from pu_lib.neural._training import NeuralPUBase, batch_bounds
 
@@ -148,12 +148,6 @@ class VPUClassifier(NeuralPUBase):
         self.device = device
         self.random_state = random_state
         self.n_jobs = n_jobs
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**applicable_expected_failed_checks(self, PU_CLASSIFIER_EXPECTED_FAILED_CHECKS),
-                "check_pu_sample_weight_equivalence": (
-                    "MixUp pairs each unlabeled row with a labeled row drawn at random, so repeated rows change the "
-                    "draws; weights act on the variational and MixUp means (pu_lib.neural.vpu)")}
 
     @_fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, s, sample_weight=None):

@@ -41,7 +41,6 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils import ClassifierTags
 
-from pu_lib.base import PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS, applicable_expected_failed_checks
 from pu_lib._validation import (SCENARIOS, accepts_sparse, check_scenario,
                                 check_varying_features, validate_pu_data)
 
@@ -160,11 +159,6 @@ class BasePriorEstimator(BaseEstimator, metaclass=ABCMeta):
         tags.input_tags.allow_nan = self._allow_nan
         tags.input_tags.sparse = accepts_sparse(self)
         return tags
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        """The estimator checks (:mod:`pu_lib.utils.estimator_checks`) a prior estimator
-        cannot pass, check name -> reason (:data:`pu_lib.base.PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS`)."""
-        return applicable_expected_failed_checks(self, PRIOR_ESTIMATOR_EXPECTED_FAILED_CHECKS)
 
     # not skipping nested validation: PULSCAR, PULSNAR and ElkanNotoPrior take user-given
     # base estimators, whose own parameters are then checked when they are fitted

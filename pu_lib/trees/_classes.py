@@ -72,7 +72,6 @@ from pu_lib._validation import (
     validate_pu_data,
 )
 from pu_lib.base import (
-    PU_TREE_EXPECTED_FAILED_CHECKS,
     RANDOM_STATE_CONSTRAINT,
     SCENARIO_CONSTRAINT,
     PUClassifierMixin,
@@ -480,9 +479,6 @@ class PUDecisionTreeClassifier(PUClassifierMixin, BasePUTree, BaseSingleTree, Ba
 
     _parameter_constraints: dict = {**PU_CONSTRAINTS, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
-
     def __init__(self, *, risk="nnpu", loss="quadratic", splitter="best", max_features=None, n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, prior=None,
                  scenario="single_training_set", threshold_rule="uniform", feature_draw="nonconstant",
@@ -547,9 +543,6 @@ class PUExtraTreesClassifier(PUClassifierMixin, BasePUTree, BaseForest, BaseEsti
     _proba_kind = "posterior"
 
     _parameter_constraints: dict = {**PU_CONSTRAINTS, **TREE_CONSTRAINTS, **FOREST_CONSTRAINTS}
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
 
     def __init__(self, *, n_estimators=100, risk="nnpu", loss="quadratic", max_features="sqrt", n_thresholds=1,
                  max_depth=None, min_samples_split=2, min_samples_leaf=1, bootstrap=False, prior=None,

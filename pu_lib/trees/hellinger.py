@@ -63,7 +63,7 @@ import numpy as np
 from sklearn.base import BaseEstimator, _fit_context
 from sklearn.utils._param_validation import Integral, Interval, RealNotInt, StrOptions
 
-from pu_lib.base import PU_TREE_EXPECTED_FAILED_CHECKS, PUClassifierMixin
+from pu_lib.base import PUClassifierMixin
 from pu_lib.trees._classes import (
     FOREST_CONSTRAINTS,
     PU_CONSTRAINTS,
@@ -178,9 +178,6 @@ class PUHellingerTreeClassifier(PUClassifierMixin, _PUHellinger, BaseSingleTree,
 
     _parameter_constraints: dict = {**_PU_HELLINGER_CONSTRAINTS, **SPLITTER_CONSTRAINT, **TREE_CONSTRAINTS}
 
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS}
-
     def __init__(self, *, prior=None, scenario="single_training_set", splitter="best", max_features=None,
                  n_thresholds=1, max_depth=5, min_samples_split=2, min_samples_leaf=1, threshold_rule="uniform",
                  feature_draw="any", proba="class", random_state=None):
@@ -248,13 +245,6 @@ class PUHellingerForestClassifier(PUClassifierMixin, _PUHellinger, BaseForest, B
         "max_samples": [Interval(Integral, 1, None, closed="left"), Interval(RealNotInt, 0.0, 1.0, closed="right"),
                         None],
     }
-
-    def _expected_failed_checks(self) -> dict[str, str]:
-        return {**super()._expected_failed_checks(), **PU_TREE_EXPECTED_FAILED_CHECKS,
-                "check_pu_sample_weight_equivalence": (
-                    "draws each tree's bootstrap sample over the rows (stratified: K_U unlabeled rows with "
-                    "replacement; standard: Breiman's bootstrap): repeating a row changes the draws, so integer "
-                    "weights cannot equal repeated rows (each tree passes the check: PUHellingerTreeClassifier)")}
 
     def __init__(self, *, n_estimators=100, bootstrap="stratified", max_samples=None, prior=None,
                  scenario="single_training_set", splitter="best", max_features="sqrt", n_thresholds=1,

@@ -8,11 +8,12 @@ A new estimator reuses them in its tests (docs/developers.md, "Adding a method")
     def test_my_estimator(estimator, check):
         check(estimator)
 
-Each estimator declares the checks it cannot pass, each with its reason, in its method
-``_expected_failed_checks()`` (check name -> reason; :class:`pu_lib.base.PUClassifierMixin`
-and :class:`pu_lib.prior.base.BasePriorEstimator` give the defaults of their kind, a class
-extends or overrides them). Those checks run as strict ``xfail``: a declared check that
-starts passing fails the suite, so a declaration cannot outlive its reason.
+The checks an estimator cannot pass are listed here, each with its reason
+(:data:`EXPECTED_FAILURES`: the defaults of PU classifiers, PU trees and prior estimators,
+and per class what differs; :func:`expected_failed_checks` reads it). Those checks run as
+strict ``xfail``: a listed check that starts passing fails the suite, so an entry cannot
+outlive its reason. An estimator of one's own passes its own list, as with scikit-learn's
+``parametrize_with_checks(..., expected_failed_checks=...)``.
 
 The PU properties (each a function ``check_pu_*(name, estimator)``, on tiny data: a few
 hundred rows, four features, half of the positives labeled):
@@ -48,7 +49,8 @@ from pu_lib.base import PUClassifierMixin
 from pu_lib.prior._names import make_prior_estimator
 from pu_lib.prior.base import BasePriorEstimator
 
-__all__ = ["PU_CHECKS", "check_pu_n_jobs_invariance", "check_pu_prior_attributes_agree", "check_pu_prior_forms",
+__all__ = ["EXPECTED_FAILURES", "PRIOR_ESTIMATOR_FAILURES", "PU_CHECKS", "PU_CLASSIFIER_FAILURES", "PU_TREE_FAILURES",
+           "check_pu_n_jobs_invariance", "check_pu_prior_attributes_agree", "check_pu_prior_forms",
            "check_pu_s_must_be_binary", "check_pu_sample_weight_equivalence", "expected_failed_checks",
            "parametrize_with_checks", "pu_checks", "sklearn_checks"]
 
@@ -56,11 +58,169 @@ __all__ = ["PU_CHECKS", "check_pu_n_jobs_invariance", "check_pu_prior_attributes
 _PRIOR_NAME = "elkan_noto_prior"
 
 
+# --------------------------------------------------------------------------- expected failures
+_SPARSE_WEIGHT_CHECK = "check_sample_weight_equivalence_on_sparse_data"
+_S_NAMED_S = ("fit(X, s): the PU labels are named s across pu_lib (1 = labeled positive, 0 = unlabeled), "
+              "never y, to keep them apart from the true classes y")
+_S_KEYWORD_Y = ("calls fit(X, y=..., sample_weight=...) with the keyword y; fit's target is named s "
+                "(check_pu_sample_weight_equivalence tests integer weights == repeated rows with s)")
+_S_LABELS_1_2 = ("fits on labels {1, 2}; s must be the 0/1 labeled indicator (pu_lib._validation.check_binary "
+                 "refuses other encodings so that the labeled class is never guessed); the same property with 0/1 "
+                 "labels is tested by pu_lib's own tests of the estimator")
+_S_STRING_CLASSES = ("fits on string labels and expects predictions in them; s is the 0/1 labeled indicator and "
+                     "a PU classifier predicts the true class y in {0, 1}, not a value of s")
+#: scikit-learn checks no PU classifier passes (its fit takes the 0/1 labeled indicator s);
+#: the sample-weight ones apply where fit takes sample_weight
+PU_CLASSIFIER_FAILURES = {
+    "check_fit_score_takes_y": _S_NAMED_S,
+    "check_sample_weight_equivalence_on_dense_data": _S_KEYWORD_Y,
+    _SPARSE_WEIGHT_CHECK: _S_KEYWORD_Y,
+    "check_estimators_dtypes": _S_LABELS_1_2,
+    "check_sample_weights_pandas_series": _S_LABELS_1_2,
+    "check_sample_weights_not_an_array": _S_LABELS_1_2,
+    "check_sample_weights_shape": _S_LABELS_1_2,
+    "check_sample_weights_not_overwritten": _S_LABELS_1_2,
+    "check_classifier_data_not_an_array": _S_LABELS_1_2,
+    "check_fit2d_1feature": _S_LABELS_1_2,
+    "check_classifiers_classes": _S_STRING_CLASSES,
+}
+#: what PU tree estimators list in place of the classifiers' sample-weight reason
+PU_TREE_FAILURES = {
+    "check_sample_weight_equivalence_on_dense_data": (
+        "calls fit(X, y=..., sample_weight=...) with the keyword y; fit's target is named s (integer weights == "
+        "repeated rows and zero weights == removed rows are tested for every tree estimator by pu_lib's tree "
+        "weight tests)"),
+}
+#: scikit-learn checks no prior estimator passes (pu_lib.prior.base.BasePriorEstimator);
+#: the sample-weight ones apply where fit takes sample_weight
+PRIOR_ESTIMATOR_FAILURES = {
+    "check_fit_score_takes_y": _S_NAMED_S,
+    "check_estimators_dtypes": _S_LABELS_1_2,
+    "check_fit2d_1feature": _S_LABELS_1_2,
+    "check_sample_weight_equivalence_on_dense_data": _S_KEYWORD_Y,
+    _SPARSE_WEIGHT_CHECK: _S_KEYWORD_Y,
+    "check_sample_weights_pandas_series": _S_LABELS_1_2,
+    "check_sample_weights_not_an_array": _S_LABELS_1_2,
+    "check_sample_weights_shape": _S_LABELS_1_2,
+    "check_sample_weights_not_overwritten": _S_LABELS_1_2,
+}
+
+
+def _applicable(estimator, checks: dict[str, str]) -> dict[str, str]:
+    """``checks`` without the sample-weight checks when ``estimator.fit`` takes no
+    ``sample_weight``, and without the sparse one when it takes no sparse input (those
+    checks do not run on it)."""
+    from pu_lib._validation import accepts_sparse
+
+    if not accepts_sparse(estimator):
+        checks = {k: v for k, v in checks.items() if k != _SPARSE_WEIGHT_CHECK}
+    if has_fit_parameter(estimator, "sample_weight"):
+        return dict(checks)
+    return {k: v for k, v in checks.items() if "sample_weight" not in k}
+
+
+def _kind_failures(estimator) -> dict[str, str]:
+    if isinstance(estimator, BasePriorEstimator):
+        return _applicable(estimator, PRIOR_ESTIMATOR_FAILURES)
+    if isinstance(estimator, PUClassifierMixin):
+        return _applicable(estimator, PU_CLASSIFIER_FAILURES)
+    return {}
+
+
+def _tree(est):
+    return {**_kind_failures(est), **PU_TREE_FAILURES}
+
+
+def _bootstrap_forest(est):
+    return {**_tree(est), "check_pu_sample_weight_equivalence": (
+        "draws each tree's bootstrap sample over the rows (stratified: K_U unlabeled rows with replacement; "
+        "standard: Breiman's bootstrap): repeating a row changes the draws, so integer weights cannot equal "
+        "repeated rows (each tree passes the check: PUHellingerTreeClassifier)")}
+
+
+def _calibrated(est):
+    return {**_kind_failures(est), "check_pu_sample_weight_equivalence": (
+        "the cv folds split rows: a row of integer weight w lies in one fold while its w repeats are spread over "
+        "several, so the out-of-fold scores and the fitted map differ (zero weights are removed rows: tested by "
+        "pu_lib's probability tests)")}
+
+
+def _pn_boosting(est):
+    reason = ("fits on a random PN subsample of the rows (n_p positives, (pi_n/2pi_p)^2 n_p negatives): repeating "
+              "a row changes which rows are drawn, so integer weights cannot equal repeated rows; with n_positives "
+              "and n_negatives None (every row) the booster gets the weights (tested by pu_lib's PN boosting tests)")
+    return {"check_sample_weight_equivalence_on_dense_data": reason, _SPARSE_WEIGHT_CHECK: reason}
+
+
+def _adasyn(est):
+    adasyn = ("calls fit(X, y=..., sample_weight=...) with the keyword y; fit's target is named s. Integer weights "
+              "could not equal repeated rows anyway: ADASYN takes no weights, and repeating a row changes its "
+              "neighbourhoods and the number of synthetic rows (zero weight == removed row is tested by pu_lib's "
+              "ADASYN tests)")
+    return {**_kind_failures(est), "check_sample_weight_equivalence_on_dense_data": adasyn,
+            "check_pu_sample_weight_equivalence": (
+                "ADASYN takes no weights: repeating a row changes its neighbourhoods and the number of synthetic "
+                "rows, so integer weights cannot equal repeated rows (zero weight == removed row is tested by "
+                "pu_lib's ADASYN tests)")}
+
+
+def _supervised(est):
+    # fit takes the true classes y (y_true); scikit-learn's y-keyword checks pass
+    return {k: v for k, v in _kind_failures(est).items()
+            if k not in ("check_fit_score_takes_y", "check_sample_weight_equivalence_on_dense_data",
+                         _SPARSE_WEIGHT_CHECK)}
+
+
+def _elkan_noto(est):
+    base = _kind_failures(est)
+    if getattr(est, "proba", None) != "pulearn_weighted":
+        return base
+    return {**base, "check_methods_subset_invariance": (
+        "proba='pulearn_weighted' is the PU Hellinger authors' rule, whose probabilities sum weights over the "
+        "predicted batch: predicting a subset gives other values (tested by pu_lib's baseline tests)")}
+
+
+def _selfpu(est):
+    return {**_kind_failures(est), "check_pu_sample_weight_equivalence": (
+        "the self-paced selection and the per-epoch interleaving of labeled and unlabeled rows count rows, so "
+        "repeated rows change the selection sizes and the batches; weights act on every weighted mean "
+        "(pu_lib.neural.selfpu)")}
+
+
+def _vpu(est):
+    return {**_kind_failures(est), "check_pu_sample_weight_equivalence": (
+        "MixUp pairs each unlabeled row with a labeled row drawn at random, so repeated rows change the draws; "
+        "weights act on the variational and MixUp means (pu_lib.neural.vpu)")}
+
+
+#: class name -> the checks its estimators cannot pass (a function of the estimator, whose
+#: parameters may matter); the first class of an estimator's MRO found here applies, and an
+#: estimator of no class here gets the defaults of its kind (PU classifier or prior estimator)
+EXPECTED_FAILURES = {
+    "PUDecisionTreeClassifier": _tree,
+    "PUExtraTreesClassifier": _tree,
+    "PUHellingerTreeClassifier": _tree,
+    "NaivePUExtraTreesClassifier": _tree,
+    "PUBaggingExtraTreesClassifier": _tree,
+    "PUHellingerForestClassifier": _bootstrap_forest,
+    "PUCalibratedClassifier": _calibrated,
+    "PNBoostingClassifier": _pn_boosting,
+    "ADASYNRandomForestClassifier": _adasyn,
+    "SupervisedClassifier": _supervised,
+    "ElkanNotoClassifier": _elkan_noto,
+    "SelfPUClassifier": _selfpu,
+    "VPUClassifier": _vpu,
+}
+
+
 def expected_failed_checks(estimator) -> dict[str, str]:
-    """The checks ``estimator`` declares it cannot pass (check name -> reason), from its
-    ``_expected_failed_checks()`` method; empty when it declares none."""
-    declared = getattr(estimator, "_expected_failed_checks", None)
-    return dict(declared()) if callable(declared) else {}
+    """The checks ``estimator`` cannot pass (check name -> reason), from
+    :data:`EXPECTED_FAILURES`; empty for an estimator that is neither a PU classifier nor a
+    prior estimator and has no entry."""
+    for cls in type(estimator).__mro__:
+        if cls.__name__ in EXPECTED_FAILURES and cls.__module__.startswith("pu_lib."):
+            return dict(EXPECTED_FAILURES[cls.__name__](estimator))
+    return _kind_failures(estimator)
 
 
 def _is_pu(estimator) -> bool:
@@ -183,18 +343,20 @@ def _id(obj) -> str:
     return str(obj)
 
 
-def parametrize_with_checks(estimators, *, xfail_strict: bool = True):
+def parametrize_with_checks(estimators, *, expected_failed_checks=None, xfail_strict: bool = True):
     """A ``pytest.mark.parametrize`` of ``(estimator, check)`` over scikit-learn's checks
     and the PU checks of every estimator, like scikit-learn's ``parametrize_with_checks``.
-    A check the estimator declares in ``_expected_failed_checks()`` is marked
-    ``xfail`` with the declared reason (``strict``: passing it fails the test)."""
+    A check listed for the estimator (``expected_failed_checks(estimator)``, a callable
+    returning check name -> reason; default: this module's :func:`expected_failed_checks`)
+    is marked ``xfail`` with the reason (``strict``: passing it fails the test)."""
     import pytest  # a test-time dependency only
 
     if any(isinstance(e, type) for e in estimators):
         raise TypeError("parametrize_with_checks takes estimator instances, not classes")
+    listed = expected_failed_checks if expected_failed_checks is not None else globals()["expected_failed_checks"]
     params = []
     for estimator in estimators:
-        expected = expected_failed_checks(estimator)
+        expected = listed(estimator) or {}
         for est, check in (*sklearn_checks(estimator), *pu_checks(estimator)):
             reason = expected.get(_check_name(check))
             marks = [pytest.mark.xfail(reason=reason, strict=xfail_strict)] if reason else []
