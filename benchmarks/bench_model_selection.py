@@ -51,7 +51,7 @@ from sklearn.model_selection import cross_validate, train_test_split
 from pu_lib import metrics
 from pu_lib.datasets import load_dataset
 from pu_lib.model_selection import PRIOR_SCORERS, PU_SCORERS, PUStratifiedKFold, make_pu_scorer
-from pu_lib.registry import make_estimator
+from pu_lib.workflow.registry import make_estimator
 
 MIRROR = os.environ.get("PU_LIB_DATA_MIRROR", "/work/shared/datasets")
 DATASETS = ("synthetic", "breast_cancer_wdbc", "mushroom", "image_segmentation")

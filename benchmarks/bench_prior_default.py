@@ -6,7 +6,7 @@ frequency ``c`` and seed: a stratified subsample of ``n`` rows (seeded by the se
 with fewer than ``n`` rows but at least ``--min-large`` rows is taken whole for the
 largest size, and sizes above the set's row count are otherwise skipped), SCAR labels
 ``pu_lib.labeling.scar_label_frequency(y, c, random_state=seed)``, and every estimator
-of ``pu_lib.registry.names("prior")`` with its registry defaults, ``random_state=seed``
+of ``pu_lib.workflow.registry.names("prior")`` with its registry defaults, ``random_state=seed``
 and ``n_jobs=1``, as a user would make it (``make_estimator``): KM1 / KM2 take at most
 2,000 rows (their default), PULSNAR / PULSCAR / DEDPUL every row. The error is that of
 the population prior in the single-training-set scenario,
@@ -118,7 +118,7 @@ def subsample(y, n, seed):
 
 def fit_cell(name, X, s, seed):
     """Fit registry estimator ``name``; returns (estimator, wall s, cpu s)."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     est = registry.make_estimator(name, kind="prior", random_state=seed, n_jobs=1)
     t0, c0 = time.perf_counter(), time.process_time()
@@ -129,7 +129,7 @@ def fit_cell(name, X, s, seed):
 
 
 def run(args) -> None:
-    from pu_lib import registry
+    from pu_lib.workflow import registry
     from pu_lib.datasets import load_dataset
     from pu_lib.labeling import scar_label_frequency
     from pu_lib.prior import bootstrap_ci, population_prior, prior_from_alpha
@@ -281,7 +281,7 @@ def summary(args) -> str:
     ran = cells[cells.status != "skipped"].copy()
     ok = ran[ran.status == "ok"].copy()
     ok["size"] = ok.n.map(size_group)
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     present = set(ran.estimator) | set(cov.estimator)
     order = [e for e in (args.estimators or registry.names("prior")) if e in present]

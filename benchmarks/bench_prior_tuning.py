@@ -4,7 +4,7 @@ authors' synthetic-data example settings) and the authors' per-set settings (the
 ``pulscar_<set>`` / ``pulsnar_<set>`` methods of ``config/papers/pulsnar.yaml``), on the
 workflow's own draws of the PULSNAR paper's Figures 3-5: the label sets that
 ``snakemake pulsnar_figure_3 pulsnar_figure_4 pulsnar_figure_5`` draws (same config seed,
-experiment, setting and repetition; :func:`pu_lib.experiments.runner.make_label_sets`).
+experiment, setting and repetition; :func:`pu_lib.workflow.experiments.runner.make_label_sets`).
 
 Cells: Figure 4 (SCAR sets; PULSCAR per-set / default / tuned, DEDPUL default / tuned),
 Figure 5 (SNAR sets; PULSNAR per-set / default / tuned), Figure 3 (synthetic SCAR:
@@ -65,7 +65,7 @@ def load_grid():
     (as Snakemake merges ``--configfile``)."""
     import yaml
 
-    from pu_lib.experiments.config import DEFAULT_SCHEMA, Grid, validate_config
+    from pu_lib.workflow.experiments.config import DEFAULT_SCHEMA, Grid, validate_config
 
     raw = {}
     for name in ("config/config.yaml", "config/papers/pulsnar.yaml"):
@@ -86,7 +86,7 @@ def _dataset_path(config, entry):
 
 def draw(config, grid, experiment, dataset_id, setting_id, seed):
     """``(X, s, y)`` of repetition ``seed`` of a cell, the training rows of the workflow's label set."""
-    from pu_lib.experiments.runner import load_cell_dataset, make_label_sets
+    from pu_lib.workflow.experiments.runner import load_cell_dataset, make_label_sets
 
     entry = grid.dataset_entry(experiment, dataset_id)
     path = _dataset_path(config, entry)

@@ -85,7 +85,7 @@ def main(argv=None) -> None:
 
     from sklearn.metrics import roc_auc_score
 
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     if args.method == "nnpu_xgb":
         est = registry.make_estimator("nnpu_xgb", {"prior": float(y.mean())}, random_state=0, n_jobs=args.n_jobs)

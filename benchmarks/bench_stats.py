@@ -1,8 +1,8 @@
-"""Benchmark pu_lib.stats against the libraries it replaces.
+"""Benchmark pu_lib.workflow.stats against the libraries it replaces.
 
-1. Within-block ranks: ``pu_lib.stats.rank_matrix`` against ``scipy.stats.rankdata(axis=1)``
+1. Within-block ranks: ``pu_lib.workflow.stats.rank_matrix`` against ``scipy.stats.rankdata(axis=1)``
    (checks that both agree).
-2. The whole Demšar analysis (``pu_lib.stats.compare``: ranks, Friedman / Iman-Davenport,
+2. The whole Demšar analysis (``pu_lib.workflow.stats.compare``: ranks, Friedman / Iman-Davenport,
    Holm against the best and over all pairs, Nemenyi and Bonferroni-Dunn CDs) against
    scipy's Friedman test plus scikit-posthocs' Nemenyi and Holm-adjusted all-pairs
    tests, when scikit-posthocs is installed (``pip install -e ".[test]"``).
@@ -39,7 +39,7 @@ def main():
 
     from scipy import stats as ss
 
-    from pu_lib.stats import compare, rank_matrix
+    from pu_lib.workflow.stats import compare, rank_matrix
 
     rng = np.random.default_rng(0)
     scores = np.round(rng.normal(size=(args.blocks, args.methods)) + np.linspace(0, 1, args.methods), 2)

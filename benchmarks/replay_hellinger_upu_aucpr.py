@@ -29,9 +29,9 @@ from scipy.special import expit
 from sklearn.metrics import average_precision_score
 
 from pu_lib import metrics
-from pu_lib.experiments import runner
-from pu_lib.experiments.config import Cell, Grid, validate_config
-from pu_lib.experiments.methods import make_method
+from pu_lib.workflow.experiments import runner
+from pu_lib.workflow.experiments.config import Cell, Grid, validate_config
+from pu_lib.workflow.experiments.methods import make_method
 
 REPO = Path(__file__).resolve().parents[1]
 

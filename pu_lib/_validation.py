@@ -91,7 +91,7 @@ def accepts_sparse(estimator) -> bool:
 
 #: the registered methods that take sparse input, as the message of :class:`SparseInputError`
 #: names them (by default, then each condition with its methods); written from each class's
-#: ``_accepts_sparse`` by :func:`pu_lib.registry.sparse_methods_text`, and a test checks it is
+#: ``_accepts_sparse`` by :func:`pu_lib.workflow.registry.sparse_methods_text`, and a test checks it is
 #: current (this module imports no estimator and no registry)
 SPARSE_METHODS_TEXT = (
     "pu_weighted_lr, upu_xgb, nnpu_xgb, imbalanced_nnpu_xgb, nnpu_xgb_csboost, imbalanced_nnpu_xgb_csboost, "

@@ -16,7 +16,7 @@ one of :data:`PROBA_KINDS`:
                  that ``predict`` thresholds at 1/2, but that is not a probability.
 
 :func:`proba_kind` reads it; ``docs/probabilities.md`` is the table of every registered
-classifier, generated from these attributes by ``python -m pu_lib.registry --probabilities
+classifier, generated from these attributes by ``python -m pu_lib.workflow.registry --probabilities
 docs/probabilities.md`` (a test checks that the file is current and that every
 ``"posterior"`` claim is calibrated on synthetic SCAR data).
 

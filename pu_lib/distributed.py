@@ -16,7 +16,7 @@ client (``dask_client``, ``use_dask=True``) raises ``ImportError`` naming the ex
 Estimators and functions run on Dask only when told to: ``use_dask=True``
 (:func:`resolve_client`; default False, local threads per ``n_jobs``), never because a
 client happens to be active. The workflow passes its client explicitly
-(:func:`pu_lib.experiments.runner.fit_eval`). docs/cluster.md, "Dask by explicit
+(:func:`pu_lib.workflow.experiments.runner.fit_eval`). docs/cluster.md, "Dask by explicit
 choice", explains the choice.
 """
 

@@ -79,11 +79,11 @@ METRICS: dict[str, dict] = {
     "test_pn_risk_01": {"greater_is_better": False, "label": "Test PN risk (0-1 loss)"},
     # not computed by evaluate(): a column of every result row (PU ET paper, Table 10)
     "fit_seconds": {"greater_is_better": False, "label": "Fit time (s)", "result_column": True, "prior": True},
-    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.experiments.prior_eval.prior_row)
+    # class-prior estimation experiments (pu_lib.prior; rows of pu_lib.workflow.experiments.prior_eval.prior_row)
     "alpha_u_abs_error": {"greater_is_better": False, "result_column": True, "prior": True,
                           "label": "|alpha_u_hat - alpha_u| (alpha_u: positive fraction of the unlabeled)"},
     # SAR experiments (Bekker thesis Table 5.3): the learned propensity model's MSE against
-    # the true propensity scores on the evaluation positives (pu_lib.experiments.classifier_eval)
+    # the true propensity scores on the evaluation positives (pu_lib.workflow.experiments.classifier_eval)
     "propensity_mse": {"greater_is_better": False, "label": "Propensity model MSE", "result_column": True},
     "c_abs_error": {"greater_is_better": False, "label": "|c_hat - c|", "result_column": True, "prior": True},
     "ms_per_example": {"greater_is_better": False, "label": "Time per example (ms)", "result_column": True,

@@ -489,7 +489,7 @@ def degenerate_predictions(positive_rates) -> str | None:
     (:func:`positive_rate_scorer`) is 0 / 1 on every fold, else None.
 
     The rule by which model selection (``pu-lib select``, the workflow's ``select:``,
-    :func:`pu_lib.experiments.methods.select_params`) marks a model and never ranks it
+    :func:`pu_lib.workflow.experiments.methods.select_params`) marks a model and never ranks it
     first: a model that predicts a single class everywhere separates nothing, yet a
     prior-based scorer can rank it high (PU accuracy of "all negative" is about
     ``1 - prior``, 0.95 at a prior of 0.05)."""

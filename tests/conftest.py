@@ -160,7 +160,7 @@ def catboost_or_skip():
 def is_neural(estimator_or_name) -> bool:
     """Whether a registered name or an estimator belongs to :mod:`pu_lib.neural` (needs torch)."""
     if isinstance(estimator_or_name, str):
-        from pu_lib import registry
+        from pu_lib.workflow import registry
 
         return registry.METHODS[estimator_or_name].target.startswith("pu_lib.neural")
     return type(estimator_or_name).__module__.startswith("pu_lib.neural")

@@ -8,7 +8,7 @@ import pytest
 from imblearn.over_sampling import ADASYN
 from sklearn.ensemble import RandomForestClassifier
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.baselines import ADASYNRandomForestClassifier
 
 

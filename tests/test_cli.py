@@ -1,4 +1,4 @@
-"""The ``pu-lib`` command line (pu_lib/cli.py): every subcommand run as a subprocess on small
+"""The ``pu-lib`` command line (pu_lib/workflow/cli.py): every subcommand run as a subprocess on small
 files, its errors, and the helpers in-process.
 
 The files are 240 rows of two Gaussians with a text column; the methods are the cheap
@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pu_lib import cli, registry
+from pu_lib.workflow import cli, registry
 
 FEATURES = ["x1", "x2", "x3"]
 
@@ -45,9 +45,9 @@ def files(tmp_path):
 
 
 def pu_lib(*args, cwd=None) -> subprocess.CompletedProcess:
-    """``python -m pu_lib.cli ARGS`` in a subprocess."""
+    """``python -m pu_lib.workflow.cli ARGS`` in a subprocess."""
     env = dict(os.environ, PYTHONWARNINGS="ignore")
-    return subprocess.run([sys.executable, "-m", "pu_lib.cli", *map(str, args)], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "pu_lib.workflow.cli", *map(str, args)], capture_output=True, text=True,
                           cwd=cwd, env=env, timeout=300)
 
 
@@ -100,7 +100,7 @@ def test_fit_then_predict_round_trip_matches_the_estimator_in_process(tmp_path):
     got = pd.read_csv(pred)
     assert list(got.columns) == ["prediction", "proba"] and len(got) == len(df)
 
-    from pu_lib.experiments.methods import make_method
+    from pu_lib.workflow.experiments.methods import make_method
 
     est = make_method({"method": "elkan_noto", "base": "logistic_regression", "params": {"hold_out_ratio": 0.2}},
                       random_state=3)

@@ -19,7 +19,7 @@ import time
 
 import pytest
 
-from pu_lib import cli
+from pu_lib.workflow import cli
 
 
 # ----------------------------------------------------------------------------- start-up
@@ -27,7 +27,7 @@ from pu_lib import cli
 def test_start_imports_no_scikit_learn(argv):
     """The help and the version need neither scikit-learn nor SciPy, numba or pandas (their
     imports took seconds at every start): a property of the imports, not a timing."""
-    code = (f"import sys\nfrom pu_lib import cli\ntry:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass\n"
+    code = (f"import sys\nfrom pu_lib.workflow import cli\ntry:\n    cli.main({argv!r})\nexcept SystemExit:\n    pass\n"
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'sklearn', 'scipy', 'numba', 'pandas'}))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
@@ -113,7 +113,7 @@ def _workflow(wd, delay: int) -> list[str]:
     (wd / "Snakefile").write_text(SNAKEFILE)
     (wd / "c.yaml").write_text("{}\n")
     (wd / "delay").write_text(f"{delay}\n")
-    return [sys.executable, "-m", "pu_lib.cli", "run", "--snakefile", "Snakefile", "c.yaml"]
+    return [sys.executable, "-m", "pu_lib.workflow.cli", "run", "--snakefile", "Snakefile", "c.yaml"]
 
 
 def _start_and_wait_for_a_job(wd, cmd) -> tuple[subprocess.Popen, int]:

@@ -1,4 +1,4 @@
-"""The code hash of a workflow job (pu_lib.experiments.code_hash): the pu_lib sources a
+"""The code hash of a workflow job (pu_lib.workflow.experiments.code_hash): the pu_lib sources a
 method's fits run, the same in every copy of the sources, changed by an edit of a file
 the method uses and by nothing else."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pu_lib import registry
-from pu_lib.experiments.code_hash import (
+from pu_lib.workflow import registry
+from pu_lib.workflow.experiments.code_hash import (
     RULE_ROOTS,
     code_files,
     code_hash,
@@ -70,7 +70,7 @@ def test_an_edit_changes_the_hash_of_the_methods_that_use_the_file_only(tmp_path
     assert _h(PU_HDT, pkg) != after["pu_hdt"]
     assert _h(PULSNAR, pkg) == before["pulsnar"] and _h(NAIVE, pkg) == before["naive"]
     # a module the runner runs for every fit changes every fit's hash
-    with open(pkg / "experiments" / "runner.py", "a") as fh:
+    with open(pkg / "workflow" / "experiments" / "runner.py", "a") as fh:
         fh.write("# runner\n")
     assert _h(NAIVE, pkg) != before["naive"] and _h(PULSNAR, pkg) != before["pulsnar"]
 
@@ -79,7 +79,7 @@ def test_a_new_unused_module_and_report_code_do_not_change_fit_hashes(tmp_path):
     pkg = _copy(tmp_path)
     before = _h(PULSNAR, pkg), _h(NAIVE, pkg)
     (pkg / "unused_helper.py").write_text("X = 1\n")
-    with open(pkg / "reporting.py", "a") as fh:
+    with open(pkg / "workflow" / "reporting.py", "a") as fh:
         fh.write("# table layout tweak\n")
     assert (_h(PULSNAR, pkg), _h(NAIVE, pkg)) == before
     # ... but the report rules' hash
@@ -94,12 +94,12 @@ def test_closures_are_per_method():
     # pu_lib.prior.elkan_noto; the prior interface is in every classifier's closure: the
     # scoring code reads predict_proba kinds from pu_lib.calibration, which takes a prior)
     assert elkan - naive == {"pu_lib/baselines/elkan_noto.py", "pu_lib/prior/elkan_noto.py"}
-    assert {"pu_lib/prior/pulsnar.py", "pu_lib/prior/pulscar.py", "pu_lib/experiments/prior_eval.py"} <= pulsnar
+    assert {"pu_lib/prior/pulsnar.py", "pu_lib/prior/pulscar.py", "pu_lib/workflow/experiments/prior_eval.py"} <= pulsnar
     assert not any(f.startswith("pu_lib/trees/") for f in pulsnar | naive)
     assert "pu_lib/prior/tice.py" not in pulsnar
     # scoring code only of the method's kind; report code in no fit
-    assert "pu_lib/experiments/classifier_eval.py" in naive and "pu_lib/experiments/prior_eval.py" not in naive
-    for f in ("pu_lib/reporting.py", "pu_lib/stats.py", "pu_lib/experiments/config.py", "pu_lib/prior/bootstrap.py"):
+    assert "pu_lib/workflow/experiments/classifier_eval.py" in naive and "pu_lib/workflow/experiments/prior_eval.py" not in naive
+    for f in ("pu_lib/workflow/reporting.py", "pu_lib/workflow/stats.py", "pu_lib/workflow/experiments/config.py", "pu_lib/prior/bootstrap.py"):
         assert f not in naive | pulsnar
     # a prior estimator named by a parameter is part of the classifier's closure
     tice_prior = set(code_files(fit_roots({"method": "pu_extra_trees", "params": {"prior": "tice"}})))
@@ -112,7 +112,7 @@ def test_closures_are_per_method():
     other = set(code_files(fit_roots(PULSNAR, method="ps", prior_evaluation={"bootstrap": 10,
                                                                              "bootstrap_methods": ["x"]})))
     assert "pu_lib/prior/bootstrap.py" not in other
-    assert "pu_lib/experiments/curves.py" in set(code_files(fit_roots({"method": "ada_pu"}, staged_metrics=["f1"])))
+    assert "pu_lib/workflow/experiments/curves.py" in set(code_files(fit_roots({"method": "ada_pu"}, staged_metrics=["f1"])))
 
 
 @pytest.mark.slow
@@ -132,7 +132,7 @@ def test_labels_hash_follows_labeling_and_the_dataset_registry_only(tmp_path):
     files = code_files(*labels)
     assert "pu_lib/datasets/registry.json" in files and "pu_lib/labeling/scar.py" in files
     assert not any(f.startswith(("pu_lib/trees/", "pu_lib/baselines/")) for f in files)
-    assert "pu_lib/experiments/classifier_eval.py" not in files
+    assert "pu_lib/workflow/experiments/classifier_eval.py" not in files
     before = compute_code_hash(*labels, package=pkg)
     with open(pkg / "baselines" / "naive.py", "a") as fh:
         fh.write("# x\n")
@@ -161,7 +161,7 @@ def test_unknown_root_is_an_error():
 def test_runner_extend_defaults_agree_with_the_config():
     """The runner leaves missing ``extend`` keys to extend_attributes' defaults (so that it
     need not import the config module); they must be the config's EXTEND_DEFAULTS."""
-    from pu_lib.experiments.config import EXTEND_DEFAULTS
+    from pu_lib.workflow.experiments.config import EXTEND_DEFAULTS
     from pu_lib.labeling import extend_attributes
 
     sig = inspect.signature(extend_attributes).parameters

@@ -3,7 +3,7 @@ import copy
 import pytest
 import yaml
 
-from pu_lib.experiments.config import ConfigError, Grid, normalise_dataset_entry, setting_id, validate_config
+from pu_lib.workflow.experiments.config import ConfigError, Grid, normalise_dataset_entry, setting_id, validate_config
 
 
 @pytest.fixture()
@@ -414,7 +414,7 @@ def test_data_mirror_is_set_once_in_the_default_config(repo, schema_path, tmp_pa
 
 
 def test_the_default_threshold_rule_leaves_the_split_hash_as_before():
-    from pu_lib.experiments.config import _split_spec
+    from pu_lib.workflow.experiments.config import _split_spec
 
     base = {"test_size": 0.3, "val_size": 0.2, "evaluate_on": "test"}
     assert _split_spec({**base, "threshold_rule": "midpoint"}) == base

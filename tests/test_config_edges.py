@@ -7,7 +7,7 @@ import copy
 import pytest
 import yaml
 
-from pu_lib.experiments.config import ConfigError, Grid, validate_config
+from pu_lib.workflow.experiments.config import ConfigError, Grid, validate_config
 
 
 @pytest.fixture()

@@ -8,7 +8,7 @@ import re
 import pytest
 import yaml
 
-from pu_lib.experiments.config import ConfigError, validate_config
+from pu_lib.workflow.experiments.config import ConfigError, validate_config
 
 
 def _wildcard(repo, name):

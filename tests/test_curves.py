@@ -1,4 +1,4 @@
-"""Per-round curves of boosting methods (pu_lib.experiments.curves)."""
+"""Per-round curves of boosting methods (pu_lib.workflow.experiments.curves)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pu_lib.ensemble import AdaPUClassifier
-from pu_lib.experiments.curves import curve_figure, curve_summary, staged_scores
+from pu_lib.workflow.experiments.curves import curve_figure, curve_summary, staged_scores
 
 
 def _rows():

@@ -165,7 +165,7 @@ def test_unsw_official_offline_without_files_names_them_and_where(tmp_path):
 
 
 def test_hand_placed_files_keep_an_optional_dataset_in_the_offline_grid(repo, schema_path, tmp_path):
-    from pu_lib.experiments.config import Grid, validate_config
+    from pu_lib.workflow.experiments.config import Grid, validate_config
 
     cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
     cfg.update(download=False, cache_dir=str(tmp_path / "cache"))

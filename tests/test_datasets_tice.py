@@ -165,7 +165,7 @@ def test_registry_definitions():
 def test_config_accepts_tice_definitions(repo, schema_path):
     import yaml
 
-    from pu_lib.experiments.config import ConfigError, validate_config
+    from pu_lib.workflow.experiments.config import ConfigError, validate_config
 
     with open(repo / "config" / "config.yaml") as fh:
         cfg = yaml.safe_load(fh)

@@ -1,4 +1,4 @@
-"""pu_lib.experiments: predefined splits, the true-prior substitution, the fit-input
+"""pu_lib.workflow.experiments: predefined splits, the true-prior substitution, the fit-input
 contract (oracle labels, propensities) and the zero-one risks in the result rows (real data: scikit-learn's breast cancer and,
 when the mirror is present, MNIST and thyroid)."""
 
@@ -13,11 +13,12 @@ import pytest
 
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from pu_lib import metrics, registry
+from pu_lib import metrics
+from pu_lib.workflow import registry
 from pu_lib.datasets import prepare_dataset
-from pu_lib.experiments.classifier_eval import pu_risk_estimator, pu_risk_scenario
-from pu_lib.experiments.config import Grid, normalise_dataset_entry, validate_config
-from pu_lib.experiments.runner import (
+from pu_lib.workflow.experiments.classifier_eval import pu_risk_estimator, pu_risk_scenario
+from pu_lib.workflow.experiments.config import Grid, normalise_dataset_entry, validate_config
+from pu_lib.workflow.experiments.runner import (
     build_tasks,
     fit_kwargs,
     make_label_sets,
@@ -201,7 +202,7 @@ def test_run_repetition_passes_the_true_prior_and_records_it(registered, schema_
 
 
 def test_config_accepts_prior_true_and_rejects_bad_priors(registered, schema_path):
-    from pu_lib.experiments.config import ConfigError
+    from pu_lib.workflow.experiments.config import ConfigError
 
     validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": "true"}}}, {}), schema_path)
     validate_config(_config({"p": {"method": "test_prior_lr", "params": {"prior": 0.3}}}, {}), schema_path)
@@ -238,8 +239,8 @@ def test_propensity_method_gets_the_label_files_propensities(registered, schema_
     spec = grid.fit_spec(next(grid.cells()))
     labels = make_label_sets(spec, bc_path)
     task = build_tasks(spec, bc_path, labels)[0]
-    from pu_lib.experiments.methods import make_method
-    from pu_lib.experiments.runner import RepetitionData, load_cell_dataset
+    from pu_lib.workflow.experiments.methods import make_method
+    from pu_lib.workflow.experiments.runner import RepetitionData, load_cell_dataset
 
     X, _, _ = load_cell_dataset(spec["dataset"], bc_path, 0)
     lab = task["labels"]
@@ -279,8 +280,8 @@ def test_result_rows_carry_the_zero_one_risks(schema_path, bc_path):
 
 def test_train_pu_risk_matches_a_hand_computation(registered, schema_path, bc_path):
     """Recompute the training PU risk from the label file and a refitted estimator."""
-    from pu_lib.experiments.runner import load_cell_dataset
-    from pu_lib.experiments.methods import make_method
+    from pu_lib.workflow.experiments.runner import load_cell_dataset
+    from pu_lib.workflow.experiments.methods import make_method
 
     cfg = _config({"plr": {"method": "test_prior_lr", "params": {"prior": True, "risk": "nnpu"}}},
                   {"test_size": 0.25})
@@ -357,7 +358,7 @@ def test_make_label_set_with_a_predefined_split_on_breast_cancer():
 
 
 def test_predefined_split_without_split_column_is_a_config_error(schema_path):
-    from pu_lib.experiments.config import ConfigError
+    from pu_lib.workflow.experiments.config import ConfigError
 
     cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"predefined": True})
     with pytest.raises(ConfigError, match=r"experiments\.e\.split\.predefined: dataset 'breast_cancer'.*no 'split'"):
@@ -439,7 +440,7 @@ def test_predefined_auto_mixes_own_and_random_splits(tmp_path, schema_path):
 # --------------------------------------------------------------------------- dataset scale / extend
 def test_load_cell_dataset_scales_and_extends_the_features(bc_path):
     from pu_lib._seeding import derive_seed
-    from pu_lib.experiments.runner import load_cell_dataset
+    from pu_lib.workflow.experiments.runner import load_cell_dataset
     from pu_lib.labeling import extend_attributes, scale_minus1_1
 
     X0, y0, g0 = load_cell_dataset(normalise_dataset_entry("breast_cancer"), bc_path, 0)
@@ -481,7 +482,7 @@ def test_load_cell_dataset_scales_and_extends_the_features(bc_path):
 def test_label_sets_and_repetitions_see_the_transformed_features(schema_path, bc_path):
     """A SAR setting on an extended column (index 30 exists only in the extended data) and
     a method fitted on the 40 columns."""
-    from pu_lib.experiments.runner import load_cell_dataset
+    from pu_lib.workflow.experiments.runner import load_cell_dataset
     from pu_lib.labeling import sar_propensity, scale_minus1_1
 
     cfg = _config({"naive_lr": {"method": "naive", "base": "logistic_regression"}}, {"test_size": 0.25},
@@ -509,7 +510,7 @@ def test_missing_zero_keeps_every_row_of_mice_protein_with_nan_as_zero(tmp_path)
     NaN to 0 (their ``pulscar_mouse_protein_alpha_estimation.py``); the default drops the
     incomplete rows, which leaves too few positives for alpha = 0.5 under ``pulsnar_alpha``."""
     from pu_lib.datasets import load_canonical
-    from pu_lib.experiments.runner import load_cell_dataset, make_label_sets
+    from pu_lib.workflow.experiments.runner import load_cell_dataset, make_label_sets
 
     path = str(prepare_dataset("mice_protein", tmp_path / "mice_protein.parquet", data_mirror=MIRROR,
                                cache_dir=tmp_path / "cache", download=False))

@@ -13,9 +13,9 @@ import pytest
 
 from conftest import torch_or_skip
 from pu_lib.datasets import prepare_dataset
-from pu_lib.experiments.config import Grid, validate_config
-from pu_lib.experiments.curves import x_label
-from pu_lib.experiments.runner import build_tasks, make_label_sets, run_repetition, scale_features
+from pu_lib.workflow.experiments.config import Grid, validate_config
+from pu_lib.workflow.experiments.curves import x_label
+from pu_lib.workflow.experiments.runner import build_tasks, make_label_sets, run_repetition, scale_features
 
 
 def test_min_max_scaling_takes_the_fit_rows_only_and_leaves_the_input_alone():

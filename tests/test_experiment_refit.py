@@ -11,12 +11,13 @@ import pytest
 
 from estimator_doubles import LogisticOnS
 
-from pu_lib import metrics, registry
+from pu_lib import metrics
+from pu_lib.workflow import registry
 from pu_lib.datasets import prepare_dataset
-from pu_lib.experiments.classifier_eval import ranking_score
-from pu_lib.experiments.config import ConfigError, Grid, validate_config
-from pu_lib.experiments.methods import make_method
-from pu_lib.experiments.runner import build_tasks, load_cell_dataset, make_label_sets, run_repetition
+from pu_lib.workflow.experiments.classifier_eval import ranking_score
+from pu_lib.workflow.experiments.config import ConfigError, Grid, validate_config
+from pu_lib.workflow.experiments.methods import make_method
+from pu_lib.workflow.experiments.runner import build_tasks, load_cell_dataset, make_label_sets, run_repetition
 
 SPLIT = {"test_size": 0.3, "val_size": 0.5, "refit": True}
 

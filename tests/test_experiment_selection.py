@@ -1,5 +1,5 @@
 """A method spec's ``select`` block: parameters chosen per repetition by PU cross-validation
-on the training rows' ``(X, s)`` (pu_lib.experiments.methods.select_params, the runner's
+on the training rows' ``(X, s)`` (pu_lib.workflow.experiments.methods.select_params, the runner's
 select_for_repetition), its config checks and its result columns."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from sklearn.utils.validation import check_is_fitted
 
 from estimator_doubles import LogisticOnS
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.datasets import prepare_dataset
-from pu_lib.experiments.config import ConfigError, Grid, validate_config
-from pu_lib.experiments.methods import make_method, select_params
-from pu_lib.experiments.runner import (RepetitionData, build_tasks, make_label_sets, run_repetition,
+from pu_lib.workflow.experiments.config import ConfigError, Grid, validate_config
+from pu_lib.workflow.experiments.methods import make_method, select_params
+from pu_lib.workflow.experiments.runner import (RepetitionData, build_tasks, make_label_sets, run_repetition,
                                        select_for_repetition)
 from pu_lib.model_selection import PU_SCORERS, PUStratifiedKFold, make_pu_scorer
 

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pu_lib.figures import (
+from pu_lib.workflow.figures import (
     cd_diagram,
     cd_diagrams,
     notice_figure,
@@ -14,7 +14,7 @@ from pu_lib.figures import (
     rank_plots,
     save_figure,
 )
-from pu_lib.stats import compare
+from pu_lib.workflow.stats import compare
 
 # Demšar (2006), JMLR 7, Table 6: ranks of four C4.5 variants on 14 data sets.
 METHODS = ["C4.5", "C4.5+m", "C4.5+cf", "C4.5+m+cf"]
@@ -162,7 +162,7 @@ def test_notice_figure_shows_its_message(tmp_path):
 
 def test_import_does_not_load_matplotlib():
     out = subprocess.run(
-        [sys.executable, "-c", "import sys, pu_lib.figures; print('matplotlib' in sys.modules)"],
+        [sys.executable, "-c", "import sys, pu_lib.workflow.figures; print('matplotlib' in sys.modules)"],
         capture_output=True, text=True, check=True,
     )
     assert out.stdout.strip() == "False"

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from pu_lib.datasets import get_spec
-from pu_lib.reporting import NOT_COMPARABLE_MARK, not_comparable_labels
+from pu_lib.workflow.reporting import NOT_COMPARABLE_MARK, not_comparable_labels
 
 pytest.importorskip("matplotlib")
 
@@ -34,7 +34,7 @@ def test_labels_cover_the_dataset_id_and_the_registry_name():
 
 
 def test_curve_figure_marks_the_panel_and_gives_the_reason():
-    from pu_lib.experiments.curves import curve_figure
+    from pu_lib.workflow.experiments.curves import curve_figure
 
     summary = pd.DataFrame([{"dataset": d, "setting": "s", "method": "m", "round": r, "mean": 0.5, "sd": 0.1}
                             for d in ("unsw", "breast_cancer") for r in (1, 2)])
@@ -50,8 +50,8 @@ def test_curve_figure_marks_the_panel_and_gives_the_reason():
 
 
 def test_estimate_and_sweep_figures_mark_panels_and_legend_entries():
-    from pu_lib.experiments.prior_report import estimate_figure
-    from pu_lib.experiments.sweep import sweep_figure
+    from pu_lib.workflow.experiments.prior_report import estimate_figure
+    from pu_lib.workflow.experiments.sweep import sweep_figure
 
     nc = {UNSW: REASON}
     est = pd.DataFrame([{"panel": p, "method": "tice", "x": x, "mean": x, "lo": x, "hi": x}

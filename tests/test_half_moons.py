@@ -5,8 +5,8 @@ import numpy as np
 import pytest
 
 from pu_lib.datasets import make_imbalanced_moons
-from pu_lib.experiments.half_moons import half_moons
-from pu_lib.figures import decision_regions, save_figure
+from pu_lib.workflow.experiments.half_moons import half_moons
+from pu_lib.workflow.figures import decision_regions, save_figure
 
 OPTIONS = {"n_samples": 2000, "prior": 0.05, "flip_ratio": 0.5, "noise": 0.1, "max_depth": 5}
 

@@ -12,11 +12,11 @@ import pytest
 import scipy.sparse as sp
 import yaml
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib._validation import DegenerateFeaturesWarning, SparseInputError, accepts_sparse, varying_columns
 from pu_lib.base import fit_inputs
-from pu_lib.experiments.config import ConfigError, validate_config
-from pu_lib.experiments.methods import make_method
+from pu_lib.workflow.experiments.config import ConfigError, validate_config
+from pu_lib.workflow.experiments.methods import make_method
 from pu_lib.prior import PULSCAR, PULSNAR, ElkanNotoPrior, TIcE
 
 

@@ -1,4 +1,4 @@
-"""Intervals over repetitions in tables and figures (pu_lib.reporting.mean_interval and the
+"""Intervals over repetitions in tables and figures (pu_lib.workflow.reporting.mean_interval and the
 summaries that use it): Student t with n - 1 degrees of freedom, clipped to the quantity's
 range, and no interval but the values themselves below three repetitions."""
 
@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from pu_lib.experiments.prior_report import estimate_figure, estimate_markdown, estimate_summary
-from pu_lib.reporting import MIN_INTERVAL_N, interval_cell, mean_interval, value_range
+from pu_lib.workflow.experiments.prior_report import estimate_figure, estimate_markdown, estimate_summary
+from pu_lib.workflow.reporting import MIN_INTERVAL_N, interval_cell, mean_interval, value_range
 
 
 def test_t_interval_with_n_minus_one_degrees_of_freedom():

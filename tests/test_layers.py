@@ -15,28 +15,27 @@ import pytest
 
 PKG = Path(__file__).resolve().parents[1] / "pu_lib"
 
-#: layer -> top-level parts of pu_lib it holds
+#: layer -> top-level parts of pu_lib it holds: the library (estimators, data and evaluation,
+#: shared helpers) and the workflow subpackage
 LAYERS = {
     "estimators": {"trees", "baselines", "prior", "ensemble", "sar", "neural", "base", "base_learners", "oof",
                    "hist_boost", "utils", "calibration", "prior.diagnostic"},
-    "data": {"datasets", "labeling"},
-    "evaluation": {"metrics", "stats", "reporting", "figures", "model_selection"},
-    # registry: the workflow's method names ("module:Class" strings); no estimator reads it
-    "workflow": {"experiments", "cli", "registry"},  # cli: the pu-lib command line, on top of everything
+    "data and evaluation": {"datasets", "labeling", "metrics", "model_selection"},
     "shared": {"_validation", "_seeding", "_io", "_logging", "_rounding", "_propensity", "_optional", "distributed",
                "_construct"},
+    # pu_lib.workflow: the registry, experiments, reports, figures, statistics and the pu-lib
+    # command line; the old top-level paths of five of them serve it with a FutureWarning
+    "workflow": {"workflow", "registry", "reporting", "figures", "stats", "cli"},
 }
 #: modules that sit on a floor of their own, apart from their package: the prior
 #: diagnostic runs prior estimators and a PU classifier side by side (a tool above both)
 MODULE_PARTS = {"pu_lib.prior.diagnostic": "prior.diagnostic"}
-#: layer -> layers it must not import
+#: layer -> layers it must not import: the library never imports the workflow subpackage;
+#: the shared helpers import nothing above them
 FORBIDDEN = {
-    # estimators may use the metric functions (PULSNAR's Algorithm 5 reports them) but never
-    # the workflow layer nor the data layer (they take arrays, not data sets or label files)
-    "estimators": {"workflow", "data"},
-    "data": {"workflow", "evaluation"},
-    "evaluation": {"workflow"},
-    "shared": {"workflow", "evaluation", "data", "estimators"},
+    "estimators": {"workflow"},
+    "data and evaluation": {"workflow"},
+    "shared": {"workflow", "data and evaluation", "estimators"},
 }
 #: documented exceptions: (module, imported part) -> reason
 ALLOWED: dict[tuple[str, str], str] = {}
@@ -228,7 +227,7 @@ def _string_edges() -> dict[str, set[str]]:
     """module -> the modules named in it as "module:Class" strings that are resolved with
     importlib (the workflow's method registry, the prior names of pu_lib.prior): an edge
     as real as an import statement, taken only when the name is used."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
     from pu_lib.prior._names import PRIOR_ESTIMATORS
 
     mods = dict(_modules())
@@ -242,7 +241,7 @@ def _string_edges() -> dict[str, set[str]]:
         ran = {".".join(bits[:i]) for i in range(2, len(bits) + 1)}
         return {r for r in ran if r in mods and not source.startswith(r + ".")}
 
-    tables = {"pu_lib.registry": [m.target for m in registry.METHODS.values()],
+    tables = {"pu_lib.workflow.registry": [m.target for m in registry.METHODS.values()],
               "pu_lib.prior._names": [t for t, _ in PRIOR_ESTIMATORS.values()]}
     return {src: set().union(*(module_of(t, src) for t in targets)) for src, targets in tables.items()}
 
@@ -259,12 +258,27 @@ def test_no_circle_counting_the_name_tables_as_imports():
     assert cycle is None, "import circle through a name table: " + " -> ".join(cycle)
 
 
-def test_no_estimator_module_reaches_the_registry():
-    """No module of the estimator layer imports the workflow's method registry, not even
-    inside a function."""
-    bad = [f"{m}:{line}" for m, targets in sorted(_graph().items())
-           if _layer(_part(m) or "") == "estimators" for t, line in targets.items() if t == "pu_lib.registry"]
-    assert bad == [], f"estimator modules importing pu_lib.registry: {bad}"
+def test_no_library_module_imports_the_workflow_subpackage():
+    """No module of the library (estimators, data, evaluation, shared helpers) imports
+    pu_lib.workflow (the registry, experiments, reports, the command line), not even inside
+    a function."""
+    bad = [f"{m}:{line} imports {t}" for m, targets in sorted(_graph().items())
+           if _layer(_part(m) or "") != "workflow"
+           for t, line in targets.items() if t == "pu_lib.workflow" or t.startswith("pu_lib.workflow.")]
+    assert bad == [], "library modules importing the workflow subpackage:\n" + "\n".join(bad)
+
+
+def test_the_old_paths_serve_the_moved_modules_with_a_warning():
+    """pu_lib.stats, pu_lib.reporting, pu_lib.figures, pu_lib.registry and pu_lib.cli are
+    the modules of pu_lib.workflow, with a FutureWarning naming the new path."""
+    import importlib
+    import sys
+
+    for name in ("stats", "reporting", "figures", "registry", "cli"):
+        sys.modules.pop(f"pu_lib.{name}", None)
+        with pytest.warns(FutureWarning, match=f"pu_lib.workflow.{name}"):
+            old = importlib.import_module(f"pu_lib.{name}")
+        assert old is importlib.import_module(f"pu_lib.workflow.{name}")
 
 
 def test_the_checks_see_a_circle_and_a_package_init():

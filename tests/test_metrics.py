@@ -317,7 +317,7 @@ def test_metrics_table_describes_every_metric_and_derives_the_lists():
 
 
 def test_config_schema_metric_enum_is_the_metrics_table(schema_path):
-    from pu_lib.experiments.config import _load_schema, with_registry_names
+    from pu_lib.workflow.experiments.config import _load_schema, with_registry_names
 
     schema = with_registry_names(_load_schema(schema_path))
     metrics = schema["properties"]["experiments"]["additionalProperties"]["properties"]["metrics"]

@@ -258,7 +258,7 @@ def test_bad_input():
 
 
 def test_registry_pins_the_risk():
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     for name, risk in (("upu_xgb", "upu"), ("nnpu_xgb", "nnpu"), ("imbalanced_nnpu_xgb", "imbalanced_nnpu")):
         est = registry.make_estimator(name, {"prior": 0.3})
@@ -306,7 +306,7 @@ def test_per_row_correction_is_the_pu_hellinger_authors_csboost_objective(risk):
 
 
 def test_registry_has_the_authors_csboost_variants():
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     for name, risk in (("nnpu_xgb_csboost", "nnpu"), ("imbalanced_nnpu_xgb_csboost", "imbalanced_nnpu")):
         est = registry.make_estimator(name, {"prior": 0.3})

@@ -14,7 +14,7 @@ def test_import_loads_no_heavy_module():
     help reads), loads none of the heavy modules: checked in a fresh interpreter through
     sys.modules, which holds on any machine, loaded or not (a wall-time bound does not)."""
     code = (
-        "import sys; import pu_lib, pu_lib.experiments.config, pu_lib.metrics, pu_lib.prior.bootstrap; "
+        "import sys; import pu_lib, pu_lib.workflow.experiments.config, pu_lib.metrics, pu_lib.prior.bootstrap; "
         f"print(sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY_MODULES!r})))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
@@ -53,9 +53,9 @@ def test_estimators_import_and_fit_without_the_optional_dependencies():
     code = BLOCK_OPTIONAL + """
 import json
 import numpy as np
-import pu_lib.baselines, pu_lib.datasets, pu_lib.distributed, pu_lib.ensemble, pu_lib.experiments.config
-import pu_lib.figures, pu_lib.labeling, pu_lib.metrics, pu_lib.prior, pu_lib.registry, pu_lib.sar, pu_lib.trees
-from pu_lib import registry
+import pu_lib.baselines, pu_lib.datasets, pu_lib.distributed, pu_lib.ensemble, pu_lib.workflow.experiments.config
+import pu_lib.workflow.figures, pu_lib.labeling, pu_lib.metrics, pu_lib.prior, pu_lib.workflow.registry, pu_lib.sar, pu_lib.trees
+from pu_lib.workflow import registry
 
 for name in registry.names():
     registry.method_class(name)
@@ -79,8 +79,8 @@ for what, call in {
     "nn vpu": lambda: registry.make_estimator("vpu").fit(X, s),
     "dask client": lambda: pu_lib.distributed.dask_client(1).__enter__(),
     "dask use_dask": lambda: pu_lib.distributed.resolve_client(True),
-    "plot figure": lambda: pu_lib.figures.notice_figure("x"),
-    "workflow config": lambda: pu_lib.experiments.config.load_config("config/config.yaml", {}),
+    "plot figure": lambda: pu_lib.workflow.figures.notice_figure("x"),
+    "workflow config": lambda: pu_lib.workflow.experiments.config.load_config("config/config.yaml", {}),
 }.items():
     try:
         call()

@@ -73,8 +73,8 @@ def test_no_labeled_positive_is_refused(data):
 
 
 def test_the_result_row_records_the_pn_sample_sizes(data):
-    from pu_lib.experiments.classifier_eval import classifier_row
-    from pu_lib.experiments.runner import RepetitionData, fit_kwargs
+    from pu_lib.workflow.experiments.classifier_eval import classifier_row
+    from pu_lib.workflow.experiments.runner import RepetitionData, fit_kwargs
 
     X, y = data[0][:600], data[1][:600]
     split = np.where(np.arange(600) < 450, "train", "test")

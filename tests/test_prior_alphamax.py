@@ -14,7 +14,7 @@ from conftest import mixture_sample
 from scipy.optimize import minimize
 from sklearn.utils._param_validation import InvalidParameterError
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.prior import AlphaMax, AlphaMaxN
 from pu_lib.prior.alphamax import (
     _constrained_line_slopes,

@@ -7,7 +7,7 @@ import pickle
 import numpy as np
 import pytest
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.labeling import label_frequency_from_prior, prior_from_label_frequency
 from pu_lib.prior import (
     DEDPUL,

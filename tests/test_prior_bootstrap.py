@@ -266,7 +266,7 @@ def bc_path(tmp_path_factory):
 
 
 def test_config_bootstrap_keys(schema_path):
-    from pu_lib.experiments.config import ConfigError, Grid, validate_config
+    from pu_lib.workflow.experiments.config import ConfigError, Grid, validate_config
 
     cfg = validate_config(_prior_config({"bootstrap": 20, "bootstrap_methods": ["tice"]}), schema_path)
     pe = cfg["experiments"]["e"]["prior_evaluation"]
@@ -287,9 +287,9 @@ def test_config_bootstrap_keys(schema_path):
 
 
 def test_prior_experiment_rows_tables_and_figure_show_bootstrap_intervals(schema_path, bc_path, tmp_path):
-    from pu_lib.experiments.config import Grid, validate_config
-    from pu_lib.experiments.prior_report import write_estimate_outputs
-    from pu_lib.experiments.runner import build_tasks, make_label_sets, run_repetition
+    from pu_lib.workflow.experiments.config import Grid, validate_config
+    from pu_lib.workflow.experiments.prior_report import write_estimate_outputs
+    from pu_lib.workflow.experiments.runner import build_tasks, make_label_sets, run_repetition
 
     grid = Grid(validate_config(_prior_config({"bootstrap": 10, "bootstrap_methods": ["tice"],
                                                "bootstrap_resampling": "half"}), schema_path))
@@ -330,7 +330,7 @@ def test_prior_experiment_rows_tables_and_figure_show_bootstrap_intervals(schema
 
 
 def test_estimate_summary_without_bootstrap_columns_is_unchanged():
-    from pu_lib.experiments.prior_report import estimate_markdown, estimate_summary
+    from pu_lib.workflow.experiments.prior_report import estimate_markdown, estimate_summary
 
     df = pd.DataFrame({"dataset_name": "a", "method": "m", "alpha_u_true": [0.3] * 3,
                        "alpha_u_hat": [0.2, 0.3, 0.4], "alpha_u_ci_low": np.nan, "alpha_u_ci_high": np.nan})
@@ -361,7 +361,7 @@ def test_estimate_figure_draws_the_summarys_clipped_intervals():
     (three repetitions each, whose t intervals overshoot those ranges)."""
     import matplotlib.pyplot as plt
 
-    from pu_lib.experiments.prior_report import estimate_figure, estimate_summary
+    from pu_lib.workflow.experiments.prior_report import estimate_figure, estimate_summary
 
     df = pd.DataFrame({"dataset_name": "a", "method": "m", "alpha_u_true": [0.05] * 3 + [0.95] * 3,
                        "alpha_u_hat": [0.0, 0.02, 0.2, 0.8, 0.99, 1.0],

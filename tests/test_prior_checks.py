@@ -14,9 +14,9 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from conftest import two_gaussians
-from pu_lib import cli, registry
+from pu_lib.workflow import cli, registry
 from pu_lib._validation import check_prior_feasible
-from pu_lib.experiments.methods import select_params
+from pu_lib.workflow.experiments.methods import select_params
 from pu_lib.model_selection import degenerate_predictions
 from pu_lib.prior import BasePriorEstimator, TIcE, resolve_prior
 

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy.stats import gaussian_kde
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.prior import DEDPUL
 from conftest import mixture_sample
 from pu_lib.prior.dedpul import (

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from conftest import mixture_sample, two_gaussians
-from pu_lib import cli
+from pu_lib.workflow import cli
 from pu_lib.prior import BasePriorEstimator
 from pu_lib.prior.diagnostic import diagnose_prior, prior_sweep, scar_check
 

@@ -11,7 +11,7 @@ import math
 import numpy as np
 import pytest
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.prior import KMPriorEstimator
 from pu_lib.prior._km_kernel import back_solve, chol_append, chol_delete, forward_from
 from pu_lib.prior.km import (_DistanceCurve, _pivoted_cholesky, _simplex_qp_active, _simplex_qp_ipm, _simplex_qp_primal,

@@ -9,7 +9,7 @@ import pytest
 from scipy import stats
 
 from pu_lib.datasets.synthetic import make_pulsnar_scar, make_pulsnar_snar
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.prior import PULSCAR, PULSNAR
 from pu_lib.prior._beta_density import (
     BIN_RULES,

@@ -1,4 +1,4 @@
-"""pu_lib.experiments.prior_report (estimate figures/tables) and pu_lib.prior.evaluation.pulsnar_evaluation."""
+"""pu_lib.workflow.experiments.prior_report (estimate figures/tables) and pu_lib.prior.evaluation.pulsnar_evaluation."""
 
 import json
 
@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from pu_lib.experiments.prior_report import (
+from pu_lib.workflow.experiments.prior_report import (
     _pool_curves,
     calibration_figure,
     classification_figure,

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from sklearn.base import clone
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib._seeding import derive_seed
 from pu_lib.prior import TIcE
 from tice_reference import reference_bound, reference_delta, tice_reference

@@ -134,7 +134,7 @@ def test_sparse_input_is_tuned_as_the_dense_array_with_missing_values(small_grid
 
 
 def test_the_workflow_method_spec_takes_tune():
-    from pu_lib.experiments.methods import check_method_spec, make_method
+    from pu_lib.workflow.experiments.methods import check_method_spec, make_method
 
     for name in ("pulscar", "pulsnar", "dedpul"):
         spec = {"method": name, "params": {"tune": "cv_logloss"}}

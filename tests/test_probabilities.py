@@ -30,7 +30,7 @@ import numpy as np
 import pytest
 
 from conftest import REPO, is_neural, torch_or_skip
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.base import fit_inputs
 from pu_lib.calibration import PROBA_KINDS, PUCalibratedClassifier, proba_doc, proba_kind
 from pu_lib.utils.estimator_checks import parametrize_with_checks
@@ -100,7 +100,7 @@ POSTERIOR_CASES = [(n, PARAMS.get(n, {})) for n in registry.names("classifier")
 def test_docs_table_is_current():
     page = (REPO / "docs" / "probabilities.md").read_text(encoding="utf-8")
     assert page == registry.probabilities_markdown(), \
-        "regenerate: python -m pu_lib.registry --probabilities docs/probabilities.md"
+        "regenerate: python -m pu_lib.workflow.registry --probabilities docs/probabilities.md"
 
 
 @pytest.mark.parametrize("name", registry.names("classifier"))

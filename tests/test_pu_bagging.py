@@ -14,7 +14,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.preprocessing import StandardScaler
 from sklearn.svm import SVC
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.base_learners import make_base_estimator
 from pu_lib.baselines import PUBaggingClassifier, PUBaggingExtraTreesClassifier
 from pu_lib.trees import PNExtraTreesClassifier

@@ -1,13 +1,13 @@
 """The PU estimates every classifier result row carries (``pu_auc``,
 ``pu_auc_corrected``, ``pu_f1``, ``pu_accuracy``, ``nnpu_risk``): computed by
-:func:`pu_lib.experiments.classifier_eval.pu_estimates` with the functions of
+:func:`pu_lib.workflow.experiments.classifier_eval.pu_estimates` with the functions of
 :mod:`pu_lib.model_selection` on the rows Lee & Liu's criterion is computed on."""
 import numpy as np
 import pytest
 
 from pu_lib import model_selection as ms
 from pu_lib.baselines.naive import NaivePUClassifier
-from pu_lib.experiments.classifier_eval import pu_estimates, ranking_score
+from pu_lib.workflow.experiments.classifier_eval import pu_estimates, ranking_score
 from pu_lib.metrics import METRICS, PU_ESTIMATE_METRICS
 
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from sklearn.linear_model import LogisticRegression
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.baselines import PUWeightedLogisticRegression
 from pu_lib.baselines.weighted_lr import DEFAULT_C_GRID
 from pu_lib.metrics import lee_liu

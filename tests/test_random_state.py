@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from conftest import two_gaussians
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib._seeding import check_random_state, seed_to_int
 
 

@@ -122,7 +122,7 @@ def test_any_base_estimator(base):
 
 
 def test_registered_with_a_base():
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     assert registry.METHODS["rank_pruning"].takes_base
     est = registry.make_estimator("rank_pruning", {"estimator": GaussianNB()}, random_state=0)

@@ -1,10 +1,10 @@
-"""pu_lib.registry: the one place a method is registered, and what comes from it."""
+"""pu_lib.workflow.registry: the one place a method is registered, and what comes from it."""
 
 from __future__ import annotations
 
 import pytest
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 
 
 def test_every_entry_is_an_estimator_of_its_kind():
@@ -55,7 +55,7 @@ def test_make_estimator_sets_seed_and_jobs_only_where_taken():
 
 
 def test_the_config_schema_allows_exactly_the_registered_names(schema_path):
-    from pu_lib.experiments.config import _load_schema, with_registry_names
+    from pu_lib.workflow.experiments.config import _load_schema, with_registry_names
 
     schema = with_registry_names(_load_schema(schema_path))
     enum = schema["properties"]["methods"]["additionalProperties"]["properties"]["method"]["enum"]
@@ -71,7 +71,7 @@ def test_parameter_schema_lists_defaults_and_constraints():
 
 def test_docs_methods_page_is_current(repo):
     page = (repo / "docs" / "methods.md").read_text(encoding="utf-8")
-    assert page == registry.markdown(), "regenerate: python -m pu_lib.registry docs/methods.md"
+    assert page == registry.markdown(), "regenerate: python -m pu_lib.workflow.registry docs/methods.md"
 
 
 def _public_estimator_classes():

@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pu_lib.reporting import (
+from pu_lib.workflow.reporting import (
     PaperTable,
     mean_sd_table,
     per_dataset_tables,
@@ -244,7 +244,7 @@ def test_mean_sd_table_joins_dataset_and_setting_into_columns():
 
 
 def test_wide_table_orders_columns_and_dataset_tables_picks_the_layout():
-    from pu_lib.reporting import dataset_tables, wide_table
+    from pu_lib.workflow.reporting import dataset_tables, wide_table
 
     df = _results()
     one = df[df["setting"] == "flip-0.5"]
@@ -279,7 +279,7 @@ def test_perfect_agreement_prints_p_below_the_floor_and_is_noted():
 
 
 def test_scale_applies_to_rates_but_not_to_fit_seconds():
-    from pu_lib.reporting import dataset_tables, effective_scale
+    from pu_lib.workflow.reporting import dataset_tables, effective_scale
 
     assert effective_scale("accuracy", 100) == 100 and effective_scale("fit_seconds", 100) == 1.0
     df = _results().assign(fit_seconds=2.5)
@@ -300,7 +300,7 @@ def _sar_results():
 
 
 def test_select_settings_matches_values_and_lists():
-    from pu_lib.reporting import select_settings
+    from pu_lib.workflow.reporting import select_settings
 
     df = _sar_results()
     assert set(select_settings(df, {"selection": "random"})["setting"]) == {"sar-k1-random", "sar-k2-random"}
@@ -311,7 +311,7 @@ def test_select_settings_matches_values_and_lists():
 
 
 def test_pooled_layout_averages_the_matching_settings_only():
-    from pu_lib.reporting import dataset_tables
+    from pu_lib.workflow.reporting import dataset_tables
 
     (table,) = dataset_tables(_sar_results(), "brier", "pooled", pool_where={"selection": "random"}, decimals=3)
     # sar_em over k1 and k2 random, 2 repetitions each: (0.10 + 0.11 + 0.20 + 0.21) / 4

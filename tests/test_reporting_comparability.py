@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 
 from pu_lib.datasets import get_spec
-from pu_lib.reporting import (INCOMPLETE_MARK, NOT_COMPARABLE_MARK, not_comparable_datasets,
+from pu_lib.workflow.reporting import (INCOMPLETE_MARK, NOT_COMPARABLE_MARK, not_comparable_datasets,
                               per_dataset_tables, summary_table, wide_table)
 
 # (dataset id, registry name): the workflow's results carry both columns

@@ -1,4 +1,4 @@
-"""Checked aggregation of fit files (pu_lib.experiments.results): every file must hold the
+"""Checked aggregation of fit files (pu_lib.workflow.experiments.results): every file must hold the
 cell it is named for with repetitions 0..R-1; otherwise a ValueError names the file and
 nothing is written."""
 
@@ -7,7 +7,7 @@ import os
 import pandas as pd
 import pytest
 
-from pu_lib.experiments.results import (
+from pu_lib.workflow.experiments.results import (
     aggregate,
     clear_failed,
     failed_marker,

@@ -1,4 +1,4 @@
-"""Scorecards (pu_lib.experiments.scorecard): the published files' shape and spot values,
+"""Scorecards (pu_lib.workflow.experiments.scorecard): the published files' shape and spot values,
 the cell-by-cell comparison (tolerance, protocol, causes), the claims' verdicts, and the docs
 pages that must agree with the scorecards."""
 
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 import yaml
 
-from pu_lib.experiments.config import ConfigError, DEFAULT_SCHEMA, validate_config
-from pu_lib.experiments.scorecard import (
+from pu_lib.workflow.experiments.config import ConfigError, DEFAULT_SCHEMA, validate_config
+from pu_lib.workflow.experiments.scorecard import (
     KEYS, build_scorecard, evaluate_claims, load_published, load_recorded, noise_bound, paper_configs, record,
     render_html, render_markdown, scorecard_counts, summarise_results, sync_docs, target_spec,
 )
@@ -46,7 +46,7 @@ def test_published_file_names_cells_of_its_paper_config(path):
     cfg = _paper_config(paper)
     pub = load_published(path)
     assert len(pub) > 0 and (pub["mean"].notna() | (pub["note"].str.strip() != "")).all()  # "Failed": a note
-    from pu_lib.experiments.config import normalise_dataset_entry, setting_id
+    from pu_lib.workflow.experiments.config import normalise_dataset_entry, setting_id
 
     for row in pub.itertuples(index=False):
         exps = [cfg["experiments"].get(e) for e in row.experiment.split("+")]  # a+b: pooled
@@ -99,10 +99,10 @@ def test_recorded_files_name_published_cells_and_their_command():
 
 def test_docs_agree_with_their_scorecards():
     """docs/scorecards/* and the scorecard blocks of README.md and docs/*.md are what
-    ``python -m pu_lib.experiments.scorecard docs`` writes from the published and recorded
+    ``python -m pu_lib.workflow.experiments.scorecard docs`` writes from the published and recorded
     cells; a page edited by hand (or a recorded value changed without rerunning it) fails."""
     stale = sync_docs(REPO, check=True)
-    assert stale == [], f"run `python -m pu_lib.experiments.scorecard docs`: {stale}"
+    assert stale == [], f"run `python -m pu_lib.workflow.experiments.scorecard docs`: {stale}"
 
 
 # ----------------------------------------------------------------------------- mechanics

@@ -1,7 +1,7 @@
 """The estimator checks of :mod:`pu_lib.utils.estimator_checks` (scikit-learn's checks and
 the PU properties) on every registered estimator.
 
-Each estimator of :data:`pu_lib.registry.METHODS` is checked with
+Each estimator of :data:`pu_lib.workflow.registry.METHODS` is checked with
 ``pu_lib.utils.estimator_checks.parametrize_with_checks``; the instances use the small
 settings of :mod:`pu_lib.utils.check_settings` (the checks test the API, not accuracy).
 Checks an estimator cannot pass are listed, with reasons, beside the checks
@@ -17,7 +17,7 @@ import pytest
 from sklearn.base import BaseEstimator
 
 from conftest import is_neural, torch_or_skip
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.base import PUClassifierMixin
 from pu_lib.prior.base import BasePriorEstimator
 from pu_lib.utils.check_settings import check_params

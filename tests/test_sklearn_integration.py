@@ -13,7 +13,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import StandardScaler
 
 from conftest import is_neural, torch_or_skip
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib.utils.check_settings import check_params
 
 CLASSIFIERS = registry.names("classifier")

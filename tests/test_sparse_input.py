@@ -32,9 +32,9 @@ import scipy.sparse as sp
 from sklearn.linear_model import LogisticRegression
 
 from conftest import torch_or_skip
-from pu_lib import registry
+from pu_lib.workflow import registry
 from pu_lib._validation import SparseInputError, accepts_sparse
-from pu_lib.registry import sparse_methods, sparse_methods_text
+from pu_lib.workflow.registry import sparse_methods, sparse_methods_text
 from pu_lib.prior.base import BasePriorEstimator
 
 NEURAL = {"hidden_sizes": (8,), "epochs": 3, "batch_size": 64, "dtype": "float64"}

@@ -1,4 +1,4 @@
-"""pu_lib.stats against Demšar (2006) Table 6, hand-checked cases, and (test-only)
+"""pu_lib.workflow.stats against Demšar (2006) Table 6, hand-checked cases, and (test-only)
 cross-checks with scikit-posthocs and statsmodels."""
 
 import json
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pu_lib.stats import (
+from pu_lib.workflow.stats import (
     IncompleteBlockWarning,
     compare,
     compare_results,
@@ -236,7 +236,7 @@ def test_score_matrix_averages_repetitions_and_compare_results_takes_the_directi
 
 
 def test_cliques_from_cd_are_maximal_runs_within_the_cd():
-    from pu_lib.stats import cliques_from_cd
+    from pu_lib.workflow.stats import cliques_from_cd
 
     r = [1.0, 1.5, 2.6, 3.0, 4.9]
     assert cliques_from_cd(r, list("abcde"), 1.2) == [["a", "b"], ["b", "c"], ["c", "d"]]

@@ -1,4 +1,4 @@
-"""pu_lib.experiments.sweep (rule sweep: a metric against a setting or method parameter,
+"""pu_lib.workflow.experiments.sweep (rule sweep: a metric against a setting or method parameter,
 Bekker thesis Figures 5.4-5.10) and the report.sweeps config checks."""
 
 import copy
@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy import stats as st
 
-from pu_lib.experiments.config import ConfigError, Grid, validate_config
-from pu_lib.experiments.sweep import (
+from pu_lib.workflow.experiments.config import ConfigError, Grid, validate_config
+from pu_lib.workflow.experiments.sweep import (
     check_sweep,
     sweep_figure,
     sweep_markdown,

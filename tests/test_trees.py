@@ -601,7 +601,7 @@ def test_tree_baselines_live_in_pu_lib_baselines_only():
 def test_importance_maps_on_digits_are_nonnegative_pu_like_pn_and_fixed_by_the_seed(tmp_path):
     from sklearn.datasets import load_digits
 
-    from pu_lib.figures import save_figure
+    from pu_lib.workflow.figures import save_figure
     from pu_lib.trees.importance_maps import digit_importances, importance_figure
 
     d = load_digits()

@@ -3,7 +3,7 @@ file is read"): the one reader of the workflow's user datasets, the command line
 
 Each case is a small file in ``tmp_path`` that once went wrong silently: numbers with a few
 text cells, a repeated label column, a saved row index / identifier / date column, missing
-values, numbers beyond float32. The command-line tests run ``pu_lib.cli.main`` in-process.
+values, numbers beyond float32. The command-line tests run ``pu_lib.workflow.cli.main`` in-process.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from pu_lib import cli
+from pu_lib.workflow import cli
 from pu_lib.datasets.canonical import TARGET
 from pu_lib.datasets.user import (MAX_CATEGORIES, ReadPolicy, canonical_key, canonical_user_table, read_user_file,
                                   user_dataset_spec)
@@ -256,7 +256,7 @@ def test_cli_coerce_numeric_and_predict_of_a_model_fitted_with_drop(tmp_path, ca
 
 # ----------------------------------------------------------------------------- the workflow's config
 def test_workflow_config_takes_the_reading_options_of_a_user_dataset(tmp_path, monkeypatch):
-    from pu_lib.experiments.config import DEFAULT_SCHEMA, ConfigError, Grid, validate_config
+    from pu_lib.workflow.experiments.config import DEFAULT_SCHEMA, ConfigError, Grid, validate_config
 
     df = _frame()
     df.loc[2, "x"] = np.nan

@@ -269,7 +269,7 @@ def read_user_file(path: str | os.PathLike, fmt: str | None = None, label_column
                    policy: ReadPolicy | None = None, fitted: Mapping[str, Any] | None = None) -> UserFile:
     """Read a user's CSV or Parquet file as features (and a label column): the one
     reader of the workflow (:func:`canonical_user_table`), the command line
-    (:mod:`pu_lib.cli`) and the API. ``ValueError`` naming the column (and the first
+    (:mod:`pu_lib.workflow.cli`) and the API. ``ValueError`` naming the column (and the first
     rows, by CSV line or Parquet row) for anything it will not guess about.
 
     The rules, in order:
@@ -588,7 +588,7 @@ def canonical_user_table(spec: Mapping[str, Any]) -> pd.DataFrame:
     features, missing values follow the policy (rows dropped or values imputed are
     logged) and :func:`~pu_lib.datasets.canonical.canonicalize` encodes the categorical
     ones as for the mirror's data. The workflow writes it with
-    :func:`prepare_user_dataset`; the command line (:mod:`pu_lib.cli`) uses it directly."""
+    :func:`prepare_user_dataset`; the command line (:mod:`pu_lib.workflow.cli`) uses it directly."""
     path = Path(spec["file"])  # relative to the working directory
     actual = sha256_file(path)
     if spec.get("sha256") and actual != spec["sha256"]:

@@ -7,7 +7,7 @@ parameter, instead of dating the aggregate back while the Snakefile is parsed)."
 import pytest
 from conftest import TINY_CORE_TARGETS
 
-from pu_lib.experiments.results import mark_failed
+from pu_lib.workflow.experiments.results import mark_failed
 
 pytestmark = pytest.mark.workflow
 

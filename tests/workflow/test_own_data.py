@@ -142,7 +142,7 @@ def test_a_changed_file_reruns_its_jobs_only(own_run):
 
 
 def _error(mod, tmp_path):
-    from pu_lib.experiments.config import DEFAULT_SCHEMA, ConfigError, validate_config
+    from pu_lib.workflow.experiments.config import DEFAULT_SCHEMA, ConfigError, validate_config
 
     _tables(tmp_path)
     cfg = copy.deepcopy(CONFIG)
@@ -193,7 +193,7 @@ def test_config_errors_name_the_problem(mod, expected, tmp_path):
 
 def test_a_prior_experiment_on_pu_data_needs_no_test_part(tmp_path, monkeypatch):
     """Class-prior estimates are not scores of a fitted model: they may use every row."""
-    from pu_lib.experiments.config import DEFAULT_SCHEMA, validate_config
+    from pu_lib.workflow.experiments.config import DEFAULT_SCHEMA, validate_config
 
     _tables(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -138,7 +138,7 @@ def test_result_rows_follow_the_refit_protocol(tiny_run_output):
 
 
 def test_threshold_grid_overlay_is_the_paper_experiment_with_the_authors_threshold_rule():
-    from pu_lib.experiments.config import validate_config
+    from pu_lib.workflow.experiments.config import validate_config
 
     cfg = yaml.safe_load(PAPER.read_text())
     overlay = yaml.safe_load((REPO / "config" / "papers" / "pu_hellinger_threshold_grid.yaml").read_text())

@@ -57,7 +57,7 @@ def test_workflow_writes_tables_with_both_methods(tiny_core):
     assert len(agg) == 2 * 2 * 2 * 3
     for col in ("config_hash", "code_hash", "seed", "pu_lib_version", "f1", "auc_roc", "fit_seconds", "prior_hat"):
         assert col in agg.columns
-    # one config hash and one code hash per method (pu_lib.experiments.config.Grid.method_hash)
+    # one config hash and one code hash per method (pu_lib.workflow.experiments.config.Grid.method_hash)
     assert (agg.groupby("method")[["config_hash", "code_hash"]].nunique() == 1).all().all()
     assert agg["config_hash"].nunique() == 2
     assert (agg["pu_lib_version"] == __import__("pu_lib").__version__).all()

@@ -5,9 +5,9 @@ from snakemake.exceptions import WorkflowError
 from snakemake.logging import logger
 
 try:
-    from pu_lib.experiments.code_hash import rule_code_hash
-    from pu_lib.experiments.results import last_failure
-    from pu_lib.experiments.config import Cell, ConfigError, Grid, validate_config
+    from pu_lib.workflow.experiments.code_hash import rule_code_hash
+    from pu_lib.workflow.experiments.results import last_failure
+    from pu_lib.workflow.experiments.config import Cell, ConfigError, Grid, validate_config
     from pu_lib.datasets import get_spec
 except ImportError as exc:
     raise WorkflowError(

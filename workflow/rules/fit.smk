@@ -8,7 +8,7 @@ rule fit_eval:
         "results/fits/{experiment}/{dataset}/{setting}/{method}.parquet",
     params:
         spec=lambda wc: GRID.fit_spec(Cell(wc.experiment, wc.dataset, wc.setting, wc.method)),
-        # the pu_lib sources this method's fits run (pu_lib.experiments.code_hash)
+        # the pu_lib sources this method's fits run (pu_lib.workflow.experiments.code_hash)
         code_hash=lambda wc: GRID.fit_code_hash(Cell(wc.experiment, wc.dataset, wc.setting, wc.method)),
         scheduler_address=config["dask"]["scheduler_address"],
         processes=config["dask"]["processes"],

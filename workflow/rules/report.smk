@@ -3,7 +3,7 @@ rule aggregate:
     unreadable or does not hold the cell it is named for. update(): a failing job keeps
     the previous aggregate (Snakemake restores it) and a failure marker with a new
     identifier: last_failure changes, so the next run aggregates again until one succeeds
-    (pu_lib.experiments.results). Read-only while the workflow is planned."""
+    (pu_lib.workflow.experiments.results). Read-only while the workflow is planned."""
     input:
         fit_files,
     output:

@@ -2,7 +2,7 @@
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.curves import write_curve_outputs, x_label
+from pu_lib.workflow.experiments.curves import write_curve_outputs, x_label
 
 log = log_to_file(snakemake.log[0])
 summary = write_curve_outputs(

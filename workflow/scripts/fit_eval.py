@@ -8,7 +8,7 @@ def main(smk):
     from pu_lib._io import write_parquet_atomic
     from pu_lib._logging import log_to_file
     from pu_lib.distributed import dask_client, exit_with_parent, peak_rss_mb, worker_peak_rss_mb
-    from pu_lib.experiments.runner import fit_eval
+    from pu_lib.workflow.experiments.runner import fit_eval
 
     log = log_to_file(smk.log[0])
     exit_with_parent()  # a killed Snakemake takes this job and its Dask workers with it

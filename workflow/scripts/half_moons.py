@@ -1,8 +1,8 @@
 """Rule `half_moons`: the PU Hellinger trees paper's Figure 2 (CART, HDT, PU-HDT)."""
 from pu_lib._io import write_text_atomic
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.half_moons import half_moons
-from pu_lib.figures import save_figure
+from pu_lib.workflow.experiments.half_moons import half_moons
+from pu_lib.workflow.figures import save_figure
 
 log = log_to_file(snakemake.log[0])
 fig, summary = half_moons(snakemake.params.options, snakemake.params.seed)

@@ -4,7 +4,7 @@ import numpy as np
 from pu_lib._io import atomic_path
 from pu_lib._logging import log_to_file
 from pu_lib.datasets import load_canonical
-from pu_lib.figures import save_figure
+from pu_lib.workflow.figures import save_figure
 from pu_lib.trees.importance_maps import digit_importances, importance_figure
 
 log = log_to_file(snakemake.log[0])

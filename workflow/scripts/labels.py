@@ -1,6 +1,6 @@
 """Rule `labels`: PU label sets for every repetition of one (dataset, setting)."""
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.runner import write_label_sets
+from pu_lib.workflow.experiments.runner import write_label_sets
 
 log = log_to_file(snakemake.log[0])
 spec = snakemake.params.spec

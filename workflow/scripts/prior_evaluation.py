@@ -2,7 +2,7 @@
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.prior_report import write_evaluation_outputs
+from pu_lib.workflow.experiments.prior_report import write_evaluation_outputs
 
 log = log_to_file(snakemake.log[0])
 summary = write_evaluation_outputs(

@@ -2,7 +2,7 @@
 import os
 
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.scorecard import scorecard_from_results, scorecard_counts, write_scorecard
+from pu_lib.workflow.experiments.scorecard import scorecard_from_results, scorecard_counts, write_scorecard
 
 log = log_to_file(snakemake.log[0])
 target = snakemake.wildcards.target

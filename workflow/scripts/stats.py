@@ -6,7 +6,7 @@ import warnings
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.reporting import write_stats_outputs
+from pu_lib.workflow.reporting import write_stats_outputs
 
 log = log_to_file(snakemake.log[0])
 with warnings.catch_warnings(record=True) as caught:

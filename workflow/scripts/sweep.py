@@ -2,7 +2,7 @@
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.experiments.sweep import write_sweep_outputs
+from pu_lib.workflow.experiments.sweep import write_sweep_outputs
 
 log = log_to_file(snakemake.log[0])
 summary = write_sweep_outputs(

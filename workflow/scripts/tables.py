@@ -2,7 +2,7 @@
 import pandas as pd
 
 from pu_lib._logging import log_to_file
-from pu_lib.reporting import dataset_tables, write_table_files
+from pu_lib.workflow.reporting import dataset_tables, write_table_files
 
 log = log_to_file(snakemake.log[0])
 opts = snakemake.params.options

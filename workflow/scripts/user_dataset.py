@@ -1,7 +1,7 @@
 """Rule `user_dataset`: the canonical Parquet of a user's own table (config user_datasets)."""
 from pu_lib._logging import log_to_file
 from pu_lib.datasets.user import canonical_key, prepare_user_dataset
-from pu_lib.experiments.config import user_specs
+from pu_lib.workflow.experiments.config import user_specs
 
 log = log_to_file(snakemake.log[0])
 name, sha = snakemake.wildcards.name, snakemake.wildcards.sha

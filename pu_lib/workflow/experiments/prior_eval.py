@@ -46,7 +46,7 @@ BOOTSTRAP_COLUMNS = {"alpha_u": "alpha", "prior": "prior", "c": "c"}
 
 def prior_row(est, cell, fit_kwargs: dict, task: dict) -> dict:
     """Fit the prior estimator ``est`` on the training rows of ``cell``
-    (:class:`~pu_lib.experiments.runner.RepetitionData`) and return its estimate columns."""
+    (:class:`~pu_lib.workflow.experiments.runner.RepetitionData`) and return its estimate columns."""
     X_tr, s_tr, y_tr = cell.X_tr, cell.s_tr, cell.y_tr
     t0 = time.perf_counter()
     est.fit(X_tr, s_tr, **fit_kwargs)

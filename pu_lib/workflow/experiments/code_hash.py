@@ -16,7 +16,7 @@ hash a comment in one estimator would rerun every fit of every paper):
   it through the package's ``__init__`` re-exports, so that importing one name does not
   pull in every sibling module; a package ``__init__`` that Python runs on the way (the
   ancestors of every module in the closure) counts by its own bytes only.
-  Modules imported by name strings (:mod:`pu_lib.registry` imports the estimator
+  Modules imported by name strings (:mod:`pu_lib.workflow.registry` imports the estimator
   classes with :func:`importlib.import_module`) are not followed: each job names the
   estimators it uses as roots (:func:`fit_roots`).
 * package data files that a module in the closure names by a string literal
@@ -48,14 +48,14 @@ from pathlib import Path
 __all__ = ["DISPATCHED", "RULE_ROOTS", "code_files", "code_hash", "fit_code_hash", "fit_roots", "rule_code_hash"]
 
 PACKAGE = "pu_lib"
-RUNNER = "pu_lib.experiments.runner"
+RUNNER = "pu_lib.workflow.experiments.runner"
 
 #: modules the runner imports only for some jobs; a closure includes them only when a
 #: root names them (:func:`fit_roots` decides from the method and the experiment)
 DISPATCHED = frozenset({
-    "pu_lib.experiments.classifier_eval",
-    "pu_lib.experiments.prior_eval",
-    "pu_lib.experiments.curves",
+    "pu_lib.workflow.experiments.classifier_eval",
+    "pu_lib.workflow.experiments.prior_eval",
+    "pu_lib.workflow.experiments.curves",
     "pu_lib.prior.evaluation",
     "pu_lib.prior.bootstrap",
 })
@@ -71,19 +71,19 @@ DISPATCHED = frozenset({
 RULE_ROOTS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # group: (roots followed through their imports, files counted by their bytes only)
     "labels": (("pu_lib.labeling", "pu_lib.datasets", "pu_lib._seeding", "pu_lib._io"), (RUNNER,)),
-    "report": (("pu_lib.reporting", "pu_lib.stats", "pu_lib.figures"), ()),
-    "prior_report": (("pu_lib.experiments.prior_report",), ()),
-    "curves": (("pu_lib.experiments.curves",), ()),
-    "sweep": (("pu_lib.experiments.sweep",), ()),
+    "report": (("pu_lib.workflow.reporting", "pu_lib.workflow.stats", "pu_lib.workflow.figures"), ()),
+    "prior_report": (("pu_lib.workflow.experiments.prior_report",), ()),
+    "curves": (("pu_lib.workflow.experiments.curves",), ()),
+    "sweep": (("pu_lib.workflow.experiments.sweep",), ()),
     "importance_maps": (("pu_lib.trees.importance_maps",), ()),
-    "half_moons": (("pu_lib.experiments.half_moons",), ()),
-    "scorecard": (("pu_lib.experiments.scorecard",), ()),
+    "half_moons": (("pu_lib.workflow.experiments.half_moons",), ()),
+    "scorecard": (("pu_lib.workflow.experiments.scorecard",), ()),
 }
 
 
 def package_dir() -> Path:
     """The directory of the pu_lib package in use (the one this module was imported from)."""
-    return Path(__file__).resolve().parents[1]
+    return Path(__file__).resolve().parents[2]
 
 
 # --------------------------------------------------------------------------- parsing
@@ -360,27 +360,27 @@ def fit_roots(method_spec: dict, *, method: str | None = None, prior_evaluation:
     parameter names (``prior: tice``), and the optional scoring parts the experiment
     asks for (``staged_metrics``; ``prior_evaluation`` calibration / classification and
     bootstrap)."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     name = method_spec["method"]
     entry = registry.get(name)
-    roots = [RUNNER, "pu_lib.distributed", "pu_lib.experiments.methods", entry.target]
+    roots = [RUNNER, "pu_lib.distributed", "pu_lib.workflow.experiments.methods", entry.target]
     if method_spec.get("base"):
         roots.append("pu_lib.base_learners")
     for value in (method_spec.get("params") or {}).values():
         if isinstance(value, str) and value in registry.METHODS:
             roots.append(registry.METHODS[value].target)
     if entry.kind == "prior":
-        roots.append("pu_lib.experiments.prior_eval")
+        roots.append("pu_lib.workflow.experiments.prior_eval")
         pe = prior_evaluation or {}
         if pe.get("calibration") or pe.get("classification"):
             roots.append("pu_lib.prior.evaluation")
         if pe.get("bootstrap") and (method is None or method in pe.get("bootstrap_methods", [method])):
             roots.append("pu_lib.prior.bootstrap")
     else:
-        roots.append("pu_lib.experiments.classifier_eval")
+        roots.append("pu_lib.workflow.experiments.classifier_eval")
         if staged_metrics:
-            roots.append("pu_lib.experiments.curves")
+            roots.append("pu_lib.workflow.experiments.curves")
     return roots
 
 

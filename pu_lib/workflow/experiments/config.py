@@ -112,10 +112,10 @@ def _fill_defaults(instance, schema):
 
 def with_registry_names(schema: dict) -> dict:
     """A copy of the config schema whose ``methods.*.method`` allows exactly the names of
-    :mod:`pu_lib.registry` and whose ``experiments.*.metrics`` allow exactly those of
+    :mod:`pu_lib.workflow.registry` and whose ``experiments.*.metrics`` allow exactly those of
     :data:`pu_lib.metrics.METRICS` (the schema file lists neither: the registry and the
     metric table are the one place each is defined)."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
     from pu_lib.metrics import METRICS
 
     schema = copy.deepcopy(schema)
@@ -151,7 +151,7 @@ def validate_config(config: dict, schema) -> dict:
 def _semantic_checks(config: dict) -> None:
     from pu_lib.datasets import get_spec, list_datasets
     from pu_lib.labeling import validate_mechanism_params
-    from pu_lib.experiments.methods import check_method_spec
+    from pu_lib.workflow.experiments.methods import check_method_spec
 
     known = set(list_datasets())
     users = user_specs(config)
@@ -318,7 +318,7 @@ def _check_given_labels(config: dict, base: str, exp: dict, users: dict) -> None
                               f"({', '.join(pu)}) does not have")
     # a classifier's metrics on such data are PU estimates on the test part (the held-out
     # rows, stratified on s); on the training rows a method that memorises its labels wins
-    from pu_lib.experiments.methods import is_prior_method
+    from pu_lib.workflow.experiments.methods import is_prior_method
 
     split = exp["split"]
     classifiers = not all(is_prior_method(config["methods"][m]["method"]) for m in exp["methods"])
@@ -340,7 +340,7 @@ def _check_given_labels(config: dict, base: str, exp: dict, users: dict) -> None
 
 def _check_selection(config: dict, base: str, exp: dict) -> None:
     """A method with ``select`` (parameters chosen on PU folds of the training rows; each
-    spec's own block is checked by :func:`pu_lib.experiments.methods.check_select_spec`)
+    spec's own block is checked by :func:`pu_lib.workflow.experiments.methods.check_select_spec`)
     is not run under ``split.refit``: that protocol fits a model on the training part and
     refits a clone on training + validation rows, and the choice would have to be made
     twice on different rows."""
@@ -357,7 +357,7 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
     """An experiment is either classification (every method a classifier) or class-prior
     estimation (every method a prior estimator of :mod:`pu_lib.prior`, metrics from
     :data:`pu_lib.metrics.PRIOR_METRICS`)."""
-    from pu_lib.experiments.methods import is_prior_method
+    from pu_lib.workflow.experiments.methods import is_prior_method
     from pu_lib.metrics import PRIOR_METRICS
 
     kinds = {m: is_prior_method(config["methods"][m]["method"]) for m in exp["methods"]}
@@ -389,11 +389,11 @@ def _check_prior_experiment(config: dict, base: str, exp: dict) -> None:
 
 def _check_sweeps(config: dict, base: str, exp: dict) -> None:
     """``report.sweeps`` (rule ``sweep``): names, x, metrics, series and panel of each sweep
-    against the experiment's methods and settings (:func:`pu_lib.experiments.sweep.check_sweep`)."""
+    against the experiment's methods and settings (:func:`pu_lib.workflow.experiments.sweep.check_sweep`)."""
     sweeps = exp["report"].get("sweeps")
     if not sweeps:
         return
-    from pu_lib.experiments.sweep import check_sweep
+    from pu_lib.workflow.experiments.sweep import check_sweep
 
     methods = {m: config["methods"][m] for m in exp["methods"]}
     settings = [(s["mechanism"], {k: v for k, v in s.items() if k not in ("mechanism", "id")})
@@ -407,7 +407,7 @@ def _check_sweeps(config: dict, base: str, exp: dict) -> None:
 
 def is_prior_experiment(config: dict, experiment: str) -> bool:
     """True when every method of ``experiment`` is a class-prior estimator."""
-    from pu_lib.experiments.methods import is_prior_method
+    from pu_lib.workflow.experiments.methods import is_prior_method
 
     methods = config["experiments"][experiment]["methods"]
     return bool(methods) and all(is_prior_method(config["methods"][m]["method"]) for m in methods)
@@ -417,7 +417,7 @@ def _prior_param_problem(value) -> str:
     """Why a method's ``params.prior`` is invalid ("" if fine): ``true`` / ``"true"`` (the
     true class prior, substituted per repetition), null, a number in (0, 1), or the name
     of a registered class-prior estimator (estimated on the training rows)."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     priors = registry.names("prior")
     if value is None or value is True or (isinstance(value, str) and value.strip().lower() == "true"):
@@ -469,7 +469,7 @@ def _check_scorecards(config: dict) -> None:
             raise ConfigError(f"scorecards.{name}: not a target; known targets: {sorted(targets)}")
         # a claim may name a method that an overlay leaves out of the experiments (its
         # verdict is then "not tested"), not one that the config does not define
-        from pu_lib.registry import names
+        from pu_lib.workflow.registry import names
 
         methods = set(config.get("methods") or {}) | set(names())
         for i, claim in enumerate(card.get("claims") or []):
@@ -784,8 +784,8 @@ class Grid:
 
     def fit_code_hash(self, cell: Cell) -> str:
         """The ``code_hash`` parameter of a ``fit_eval`` job: the pu_lib sources its
-        method runs (:func:`pu_lib.experiments.code_hash.fit_code_hash`)."""
-        from pu_lib.experiments.code_hash import fit_code_hash
+        method runs (:func:`pu_lib.workflow.experiments.code_hash.fit_code_hash`)."""
+        from pu_lib.workflow.experiments.code_hash import fit_code_hash
 
         exp = self.experiments[cell.experiment]["exp"]
         return fit_code_hash(self.config["methods"][cell.method], method=cell.method,
@@ -825,7 +825,7 @@ class Grid:
         so an experiment of other estimators (e.g. a paper config with its methods
         narrowed to the comparators) asks for no calibration figure or classification table."""
         from pu_lib.prior.evaluation import evaluates
-        from pu_lib.registry import method_class
+        from pu_lib.workflow.registry import method_class
 
         exp = self.experiments[experiment]["exp"]
         pe = exp.get("prior_evaluation") or {}
@@ -855,4 +855,4 @@ def load_config(path, schema) -> dict:
     return validate_config(raw, schema)
 
 
-DEFAULT_SCHEMA = Path(__file__).resolve().parents[2] / "workflow" / "schemas" / "config.schema.yaml"
+DEFAULT_SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "config.schema.yaml"

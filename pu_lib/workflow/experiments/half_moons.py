@@ -30,7 +30,7 @@ def half_moons(options: dict, seed: int):
 
     from pu_lib._seeding import derive_seed
     from pu_lib.datasets import make_imbalanced_moons
-    from pu_lib.figures import decision_regions
+    from pu_lib.workflow.figures import decision_regions
     from pu_lib.labeling import scar_flip_ratio
     from pu_lib.metrics import auc_pr
     from pu_lib.trees import HellingerTreeClassifier, PNDecisionTreeClassifier, PUHellingerTreeClassifier

@@ -1,6 +1,6 @@
 """Tables and figures of class-prior estimation experiments.
 
-Result rows of prior estimators (:func:`pu_lib.experiments.runner.prior_row`) carry the true and
+Result rows of prior estimators (:func:`pu_lib.workflow.experiments.runner.prior_row`) carry the true and
 estimated ``alpha_u`` (positives among the unlabeled, PULSNAR's alpha), whole-sample
 prior ``alpha`` and label frequency ``c`` per repetition. This module summarises them the
 way the papers show them:
@@ -11,20 +11,20 @@ way the papers show them:
 * Bekker thesis Figures 3.1-3.2: |alpha_hat - alpha| against the true label frequency,
   one panel per data set (PU and NU versions), one series per method;
 * PULSNAR Table 2 / thesis Table 3.3: execution times (``fit_seconds``,
-  ``ms_per_example``) -- the ordinary per-data-set tables of :mod:`pu_lib.reporting`.
+  ``ms_per_example``) -- the ordinary per-data-set tables of :mod:`pu_lib.workflow.reporting`.
 
 The 95% interval is the t interval of the mean, ``mean +- t_{0.975, n-1} sd / sqrt(n)``
 (the PULSNAR paper says "95% confidence interval" over its 40 runs without a formula; a
 t interval of the mean is the usual reading), clipped to the quantity's range ([0, 1] for
 an estimate, truth or absolute error of alpha_u, alpha or c;
-:func:`pu_lib.reporting.mean_interval`, :func:`pu_lib.reporting.value_range`). With fewer
-than :data:`pu_lib.reporting.MIN_INTERVAL_N` (3) repetitions there is no interval: the
+:func:`pu_lib.workflow.reporting.mean_interval`, :func:`pu_lib.workflow.reporting.value_range`). With fewer
+than :data:`pu_lib.workflow.reporting.MIN_INTERVAL_N` (3) repetitions there is no interval: the
 summary's ``points`` column holds the repetitions' values, which the tables print and the
 figures draw instead.
 
 With ``prior_evaluation.bootstrap`` the result rows also hold each repetition's bootstrap
 percentile interval (``alpha_u_ci_low`` / ``alpha_u_ci_high`` and the same for ``prior``
-and ``c``; :func:`pu_lib.experiments.prior_eval.bootstrap_columns`). For ``y`` an estimate
+and ``c``; :func:`pu_lib.workflow.experiments.prior_eval.bootstrap_columns`). For ``y`` an estimate
 (``*_hat``) the summary then adds the mean interval over the repetitions (``boot_lo``,
 ``boot_hi``), the number of repetitions that have one (``boot_n``) and the fraction of
 them whose interval contains the repetition's true value (``boot_coverage``); the tables
@@ -38,7 +38,7 @@ import pandas as pd
 
 from pu_lib._optional import require
 from pu_lib.metrics import METRICS
-from pu_lib.reporting import (MIN_INTERVAL_N, comparability_label, comparability_notes, interval_cell,
+from pu_lib.workflow.reporting import (MIN_INTERVAL_N, comparability_label, comparability_notes, interval_cell,
                               mean_interval, not_comparable_labels, value_range)
 
 __all__ = ["ESTIMATE_COLUMNS", "PANELS", "estimate_summary", "estimate_figure", "estimate_markdown",
@@ -96,9 +96,9 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
     ``unknown`` by :func:`estimate_markdown`. Returns a frame with
     columns ``panel, x, method, n, mean, sd, lo, hi, points`` sorted by panel, x and method
     (in the order of ``methods`` when given, e.g. the config's, else of first appearance).
-    ``lo, hi`` is :func:`pu_lib.reporting.mean_interval` clipped to ``bounds`` (default
-    :func:`pu_lib.reporting.value_range` of ``y``), NaN with fewer than
-    :data:`pu_lib.reporting.MIN_INTERVAL_N` repetitions; ``points`` is then the list of
+    ``lo, hi`` is :func:`pu_lib.workflow.reporting.mean_interval` clipped to ``bounds`` (default
+    :func:`pu_lib.workflow.reporting.value_range` of ``y``), NaN with fewer than
+    :data:`pu_lib.workflow.reporting.MIN_INTERVAL_N` repetitions; ``points`` is then the list of
     the repetitions' values (in row order), else None. Then come
     ``boot_n, boot_lo, boot_hi, boot_coverage`` when ``y`` is an estimate and the
     results hold its per-repetition bootstrap interval (see the module docstring; NaN for
@@ -141,7 +141,7 @@ def estimate_summary(results: pd.DataFrame, x: str = "alpha_u_true", y: str = "a
 def estimate_markdown(summary: pd.DataFrame, x: str, y: str, decimals: int = 3, title: str = "") -> str:
     """Markdown: one table per panel, rows = x values, columns = methods, cells
     ``mean [lo, hi]`` (the 95% interval over repetitions; with fewer than 3 repetitions
-    ``mean (values a, b)``, :func:`pu_lib.reporting.interval_cell`); with bootstrap columns
+    ``mean (values a, b)``, :func:`pu_lib.workflow.reporting.interval_cell`); with bootstrap columns
     (:func:`estimate_summary`) followed by ``{boot_lo, boot_hi}``, the mean bootstrap
     interval of one repetition."""
     lines = [f"# {title}", ""] if title else []
@@ -182,14 +182,14 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
     bootstrap interval (``boot_lo``, ``boot_hi``), when the summary has one, as a pale
     wide bar behind; the identity line when ``identity`` (default: when y estimates x,
     i.e. ``x`` is a ``*_true`` column and ``y`` the matching ``*_hat``). A panel that names
-    a data set of ``not_comparable`` (:func:`pu_lib.reporting.not_comparable_labels`) is
+    a data set of ``not_comparable`` (:func:`pu_lib.workflow.reporting.not_comparable_labels`) is
     marked ‡, with the reason under the figure."""
     matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.figures import draw_points, finish_panel_grid
+    from pu_lib.workflow.figures import draw_points, finish_panel_grid
 
     nc = not_comparable or {}
     if identity is None:
@@ -241,7 +241,7 @@ def write_estimate_outputs(results: pd.DataFrame, *, experiment: str, options: d
     ``pdf``, ``md`` and ``csv`` to paths (each written atomically). ``options`` holds
     ``x``, ``y``, ``panel``, ``x_decimals`` and ``decimals`` (config ``report.estimates``)."""
     from pu_lib._io import write_text_atomic
-    from pu_lib.figures import save_figure
+    from pu_lib.workflow.figures import save_figure
 
     if "experiment" in results.columns:
         results = results[results["experiment"] == experiment]
@@ -288,7 +288,7 @@ def calibration_figure(results: pd.DataFrame, panel: str = "dataset_name", x: st
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.figures import figure_notes
+    from pu_lib.workflow.figures import figure_notes
 
     df = results[results["calibration_curves"].notna()].copy()
     if df.empty:
@@ -363,14 +363,14 @@ def classification_summary(results: pd.DataFrame, panel: str = "dataset_name", x
 def classification_figure(summary: pd.DataFrame, title: str = "", not_comparable: dict | None = None):
     """PULSNAR Figures 12-13: each metric against the true alpha, with and without the
     estimate (mean and 95% interval, or the repetitions' values with fewer than 3), one
-    row per panel; a panel of ``not_comparable`` (:func:`pu_lib.reporting.not_comparable_labels`)
+    row per panel; a panel of ``not_comparable`` (:func:`pu_lib.workflow.reporting.not_comparable_labels`)
     is marked ‡, with the reason under the figure."""
     matplotlib = require("matplotlib", purpose="class-prior figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.figures import draw_points, figure_notes
+    from pu_lib.workflow.figures import draw_points, figure_notes
 
     panels = list(pd.unique(summary["panel"]))
     nc = not_comparable or {}
@@ -414,7 +414,7 @@ def write_evaluation_outputs(results: pd.DataFrame, *, experiment: str, options:
     plt = require("matplotlib.pyplot", purpose="class-prior figures")
 
     from pu_lib._io import write_text_atomic
-    from pu_lib.figures import save_figure
+    from pu_lib.workflow.figures import save_figure
 
     if "experiment" in results.columns:
         results = results[results["experiment"] == experiment]

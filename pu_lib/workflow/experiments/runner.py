@@ -1,9 +1,9 @@
 """One grid cell of the workflow: label sets, fit/evaluate repetitions, aggregation.
 
 The runner knows estimators only through the registry and their declarations: the
-registry kind (:mod:`pu_lib.registry`) says whether a method is scored as a classifier
-(:mod:`pu_lib.experiments.classifier_eval`) or as a class-prior estimator
-(:mod:`pu_lib.experiments.prior_eval`), and :func:`pu_lib.base.fit_inputs` says which of
+registry kind (:mod:`pu_lib.workflow.registry`) says whether a method is scored as a classifier
+(:mod:`pu_lib.workflow.experiments.classifier_eval`) or as a class-prior estimator
+(:mod:`pu_lib.workflow.experiments.prior_eval`), and :func:`pu_lib.base.fit_inputs` says which of
 the label file's hidden columns (``y_true``, ``propensity``) its ``fit`` receives
 (:func:`fit_kwargs`). Nothing here inspects estimator classes.
 
@@ -36,7 +36,7 @@ from pu_lib._io import write_parquet_atomic
 from pu_lib._logging import Progress
 from pu_lib._seeding import derive_seed
 
-log = logging.getLogger("pu_lib.experiments.runner")
+log = logging.getLogger("pu_lib.workflow.experiments.runner")
 
 LABEL_COLUMNS = ["rep", "row", "split", "y", "s", "propensity", "scenario", "propensity_attributes"]
 
@@ -142,7 +142,7 @@ def load_cell_dataset(entry: dict, dataset_path: str | None, rep: int):
                 X = scale_minus1_1(X)
             if entry.get("extend") is not None:
                 # keys left out take extend_attributes' defaults, which are the config's
-                # EXTEND_DEFAULTS (pu_lib.experiments.config; a test checks they agree)
+                # EXTEND_DEFAULTS (pu_lib.workflow.experiments.config; a test checks they agree)
                 ext = {k: entry["extend"][k] for k in ("n_correlated", "n_noise", "flip") if k in entry["extend"]}
                 X = extend_attributes(X, y, **ext,
                                       random_state=derive_seed(0, entry["name"], entry["positive"], "extend"))
@@ -318,12 +318,12 @@ def run_repetition(task: dict) -> dict:
     """Fit one method on one repetition's training data and score it (a Dask task).
 
     The method's registry kind decides what is recorded: a classifier is scored on the
-    evaluation rows (:func:`pu_lib.experiments.classifier_eval.classifier_row`), a
-    class-prior estimator by its estimates (:func:`pu_lib.experiments.prior_eval.prior_row`).
+    evaluation rows (:func:`pu_lib.workflow.experiments.classifier_eval.classifier_row`), a
+    class-prior estimator by its estimates (:func:`pu_lib.workflow.experiments.prior_eval.prior_row`).
     """
-    from pu_lib import registry
+    from pu_lib.workflow import registry
     from pu_lib.distributed import limit_threads
-    from pu_lib.experiments.methods import make_method
+    from pu_lib.workflow.experiments.methods import make_method
 
     with limit_threads(1):
         entry = task["dataset"]
@@ -344,12 +344,12 @@ def run_repetition(task: dict) -> dict:
         est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
         kwargs = fit_kwargs(est, cell.supplied())
         if registry.get(method_spec["method"]).kind == "prior":
-            from pu_lib.experiments.prior_eval import prior_row
+            from pu_lib.workflow.experiments.prior_eval import prior_row
 
             row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
             row.update(prior_row(est, cell, kwargs, task))
         elif task.get("refit"):
-            from pu_lib.experiments.classifier_eval import refit_classifier_row
+            from pu_lib.workflow.experiments.classifier_eval import refit_classifier_row
 
             # tune on (train, val), then refit a clone on train + val (split.refit)
             full = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"],
@@ -361,7 +361,7 @@ def run_repetition(task: dict) -> dict:
                 row.update(refit_classifier_row(est, cell, kwargs, est_full, full, kwargs_full, task,
                                                 prior_full if prior_full is not None else prior_given))
         else:
-            from pu_lib.experiments.classifier_eval import classifier_row
+            from pu_lib.workflow.experiments.classifier_eval import classifier_row
 
             row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
             with _recorded_fit_errors(task, row):
@@ -375,22 +375,22 @@ def run_repetition(task: dict) -> dict:
 
 def select_for_repetition(est, method_spec: dict, cell, kwargs: dict, prior_given, seed):
     """``(estimator, columns)``: the method spec's ``select`` block run on one repetition
-    (:func:`pu_lib.experiments.methods.select_params`) -- on the training rows' features and
+    (:func:`pu_lib.workflow.experiments.methods.select_params`) -- on the training rows' features and
     PU labels ``(cell.X_tr, cell.s_tr)`` only, never the test or validation rows nor the
     true classes -- and the unfitted estimator with the chosen parameters, which
-    :func:`~pu_lib.experiments.classifier_eval.classifier_row` then fits on all training
+    :func:`~pu_lib.workflow.experiments.classifier_eval.classifier_row` then fits on all training
     rows.
 
     The scorer gets the prior the method gets (``prior_given``: the true prior of the
     training rows for ``params.prior: true``, else the number given) and the scenario in
-    which the method reads ``s`` (:func:`~pu_lib.experiments.classifier_eval.pu_risk_scenario`:
+    which the method reads ``s`` (:func:`~pu_lib.workflow.experiments.classifier_eval.pu_risk_scenario`:
     its ``scenario`` parameter, else single-training-set -- the runner's training rows are
     one sample with the labeled rows part of U, for the case-control label sets too); the
     folds are ``PUStratifiedKFold(cv, shuffle=True, random_state=seed)`` with the
     repetition's fit seed, so the choice is the same in every run of the cell. ``kwargs``
     are the method's fit inputs (:func:`fit_kwargs`); an oracle's ``y_true`` is refused."""
-    from pu_lib.experiments.classifier_eval import pu_risk_scenario
-    from pu_lib.experiments.methods import select_params
+    from pu_lib.workflow.experiments.classifier_eval import pu_risk_scenario
+    from pu_lib.workflow.experiments.methods import select_params
 
     if "y_true" in kwargs:
         raise ValueError("select: the method is fitted on the true classes; selecting its parameters would read them")
@@ -493,8 +493,8 @@ class RepetitionData:
 def base_row(task: dict, entry: dict, lab: dict, n_train: int, n_labeled: int) -> dict:
     """The columns every result row has: where it comes from (experiment, data set,
     setting, method and their parameters), seeds, config hash (per method,
-    :meth:`pu_lib.experiments.config.Grid.method_hash`), package version and code hash
-    (:mod:`pu_lib.experiments.code_hash`; None when the caller gives none)."""
+    :meth:`pu_lib.workflow.experiments.config.Grid.method_hash`), package version and code hash
+    (:mod:`pu_lib.workflow.experiments.code_hash`; None when the caller gives none)."""
     return {
         "experiment": task["experiment"],
         "dataset": entry["id"],

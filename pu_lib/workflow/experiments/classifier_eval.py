@@ -1,7 +1,7 @@
 """Scoring one fitted PU classifier on one repetition (a result row's metric columns).
 
 The estimator is fitted on the training rows ``(X_tr, s_tr)`` plus exactly the fit
-inputs it requests (:func:`pu_lib.experiments.runner.fit_kwargs`), then scored against
+inputs it requests (:func:`pu_lib.workflow.experiments.runner.fit_kwargs`), then scored against
 the hidden classes on the evaluation rows: the test part (``evaluate_on: test``) or the
 unlabeled training rows (``evaluate_on: unlabeled``, transductive).
 
@@ -25,7 +25,7 @@ Columns besides :data:`pu_lib.metrics.METRICS`:
 * ``fit_seconds`` / ``predict_seconds``;
 * ``staged_<metric>`` (experiments with ``staged_metrics``, methods with
   ``staged_predict``): the metric on the evaluation rows after each boosting round, a list
-  (:mod:`pu_lib.experiments.curves`).
+  (:mod:`pu_lib.workflow.experiments.curves`).
 
 Threshold tuning with refit (``split.refit: true``, the PU Hellinger trees protocol as
 the authors' ``expsetup.py`` runs it): :func:`refit_classifier_row` fits a first model on
@@ -159,7 +159,7 @@ def propensity_mse(est, X_ev, y_ev, e_ev) -> float:
 
 
 def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: dict | None = None) -> dict:
-    """Fit ``est`` on the training rows of ``cell`` (:class:`~pu_lib.experiments.runner.RepetitionData`)
+    """Fit ``est`` on the training rows of ``cell`` (:class:`~pu_lib.workflow.experiments.runner.RepetitionData`)
     and return the metric columns of its result row.
 
     ``val``: validation classes and scores of another model (:func:`validation_scores`;
@@ -253,7 +253,7 @@ def classifier_row(est, cell, fit_kwargs: dict, task: dict, prior_given, val: di
         row["pn_n_negatives"] = int(est.n_negatives_)
     row.update({k: float(v) for k, v in res.items()})
     if task.get("staged_metrics"):  # per-round curves of boosting methods (lists)
-        from pu_lib.experiments.curves import staged_scores
+        from pu_lib.workflow.experiments.curves import staged_scores
 
         row.update(staged_scores(est, X_ev, y_ev, task["staged_metrics"]))
     return row

@@ -7,7 +7,7 @@ A sweep names
   mechanism's defaults filled in by :func:`pu_lib.labeling.validate_mechanism_params`) or
   ``method.<param>`` (a key of the ``params`` of the result column ``method_spec``; a
   method without it gets the registry default,
-  ``pu_lib.registry.parameter_schema(name)[param]["default"]``);
+  ``pu_lib.workflow.registry.parameter_schema(name)[param]["default"]``);
 * ``metrics``: names of :data:`pu_lib.metrics.METRICS` (result columns such as
   ``propensity_mse`` included);
 * ``series`` (optional): method -> series label; methods sharing a label are pooled into
@@ -25,7 +25,7 @@ The numbers are pooled over repetitions and over settings (or methods of one ser
 share an x value: per (panel, x, series) the mean and the 95% t interval of the mean of
 the pooled rows, clipped to the metric's range; with fewer than 3 pooled rows there is no
 interval and the rows' values are shown instead
-(:func:`pu_lib.experiments.prior_report.estimate_summary`). Rows with a
+(:func:`pu_lib.workflow.experiments.prior_report.estimate_summary`). Rows with a
 NaN metric are dropped, so a method without a propensity model does not appear in a
 ``propensity_mse`` sweep. Numeric x values are sorted ascending and drawn on a numeric
 axis; any other x (e.g. ``random`` / ``correlated`` / ``anticorrelated``) is categorical,
@@ -44,13 +44,13 @@ import numpy as np
 import pandas as pd
 
 from pu_lib._optional import require
-from pu_lib.experiments.prior_report import PANELS, estimate_summary
+from pu_lib.workflow.experiments.prior_report import PANELS, estimate_summary
 from pu_lib.metrics import METRICS
-from pu_lib.reporting import (comparability_label, comparability_notes, interval_cell, not_comparable_labels,
+from pu_lib.workflow.reporting import (comparability_label, comparability_notes, interval_cell, not_comparable_labels,
                               value_range)
-from pu_lib.reporting import resolved_setting as _resolved_setting
-from pu_lib.reporting import row_settings as _row_settings
-from pu_lib.reporting import setting_matches as _matches
+from pu_lib.workflow.reporting import resolved_setting as _resolved_setting
+from pu_lib.workflow.reporting import row_settings as _row_settings
+from pu_lib.workflow.reporting import setting_matches as _matches
 
 __all__ = ["SWEEP_NAME", "check_sweep", "parse_x", "sweep_figure", "sweep_markdown", "sweep_summary",
            "write_sweep_outputs"]
@@ -73,7 +73,7 @@ def parse_x(x) -> tuple[str, str]:
 def _method_param(spec: dict, param: str):
     """``(found, value)`` of a method parameter: from the spec's params, else the registry
     default; ``found`` is False when the method has no such parameter."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     params = spec.get("params") or {}
     if param in params:
@@ -252,7 +252,7 @@ def sweep_markdown(summary: pd.DataFrame, x_label: str, metric: str, decimals: i
                    description: str = "") -> str:
     """Markdown: one table per panel, rows = x values, columns = series, cells
     ``mean [lo, hi]`` (the 95% interval; with fewer than 3 rows their values,
-    :func:`pu_lib.reporting.interval_cell`)."""
+    :func:`pu_lib.workflow.reporting.interval_cell`)."""
     lines = [f"# {title}", ""] if title else []
     if description:
         lines += [description, ""]
@@ -281,7 +281,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     x per series; numeric x on a numeric axis, other x as categories; a series with one x
     value in a panel with several is a horizontal dashed line with its interval as a band.
     A panel or series that names a data set of ``not_comparable``
-    (:func:`pu_lib.reporting.not_comparable_labels`) is marked ‡, with the reason under the
+    (:func:`pu_lib.workflow.reporting.not_comparable_labels`) is marked ‡, with the reason under the
     figure."""
     matplotlib = require("matplotlib", purpose="sweep figures")
 
@@ -289,7 +289,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from pu_lib.figures import draw_points, finish_panel_grid
+    from pu_lib.workflow.figures import draw_points, finish_panel_grid
 
     numeric = not isinstance(summary["x"].dtype, pd.CategoricalDtype) and all(_is_number(v) for v in summary["x"])
     panels = list(pd.unique(summary["panel"]))
@@ -341,7 +341,7 @@ def write_sweep_outputs(results: pd.DataFrame, *, experiment: str, sweep: str, m
     plt = require("matplotlib.pyplot", purpose="sweep figures")
 
     from pu_lib._io import write_text_atomic
-    from pu_lib.figures import save_figure
+    from pu_lib.workflow.figures import save_figure
 
     if "experiment" in results.columns:
         results = results[results["experiment"] == experiment]

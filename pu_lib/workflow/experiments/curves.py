@@ -31,7 +31,7 @@ def x_label(methods) -> str:
     methods stage by round, the neural PU learners (:mod:`pu_lib.neural`) by training
     epoch; with both, the Ada-PU paper's shared axis ("we put the number of weak
     classifiers and training epochs together as the horizontal axis"), named as both."""
-    from pu_lib import registry
+    from pu_lib.workflow import registry
 
     neural = [registry.get(m).target.startswith("pu_lib.neural") for m in methods]
     if neural and all(neural):
@@ -94,15 +94,15 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
                  not_comparable: dict | None = None):
     """One panel per (dataset, setting): the metric's mean per round per method, with a
     mean +/- sd band (the paper's; clipped to the metric's range,
-    :func:`pu_lib.reporting.value_range`). A data set in ``not_comparable`` (``{name:
-    reason}``, :func:`pu_lib.reporting.not_comparable_labels`) is marked ‡ in its panel
+    :func:`pu_lib.workflow.reporting.value_range`). A data set in ``not_comparable`` (``{name:
+    reason}``, :func:`pu_lib.workflow.reporting.not_comparable_labels`) is marked ‡ in its panel
     titles, with the reason under the figure."""
     matplotlib = require("matplotlib", purpose="learning-curve figures")
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.reporting import comparability_label, comparability_notes, value_range
+    from pu_lib.workflow.reporting import comparability_label, comparability_notes, value_range
 
     nc = not_comparable or {}
 
@@ -131,7 +131,7 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
         ax.set_xlabel(xlabel)
         ax.set_ylabel(f"test {metric}")
         ax.grid(alpha=0.3)
-    from pu_lib.figures import finish_panel_grid
+    from pu_lib.workflow.figures import finish_panel_grid
 
     return finish_panel_grid(fig, axes, len(panels), title=title, legend_cols=5, bottom=0.08,
                              notes=comparability_notes([d for d, _ in panels], nc))
@@ -142,11 +142,11 @@ def write_curve_outputs(results: pd.DataFrame, *, experiment: str, metric: str, 
     """Write the curve table (``outputs["csv"]``) and figure (``png``, ``pdf``; x axis
     ``xlabel``, :func:`x_label`); return a short text summary (the last round's mean per
     data set and method) for the log."""
-    from pu_lib.figures import save_figure
+    from pu_lib.workflow.figures import save_figure
 
     summary = curve_summary(results, metric, methods)
     write_text_atomic(summary.to_csv(index=False), outputs["csv"])
-    from pu_lib.reporting import not_comparable_labels
+    from pu_lib.workflow.reporting import not_comparable_labels
 
     fig = curve_figure(summary, metric, title=f"{experiment}: test {metric} by {xlabel} (mean, band = sd)",
                        xlabel=xlabel, not_comparable=not_comparable_labels(results))

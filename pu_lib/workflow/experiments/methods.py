@@ -1,5 +1,5 @@
 """Method specs of a workflow config -> estimators, on the one registry
-(:mod:`pu_lib.registry`).
+(:mod:`pu_lib.workflow.registry`).
 
 A method spec (one entry under ``methods:`` in a config) is::
 
@@ -12,7 +12,7 @@ A method spec (one entry under ``methods:`` in a config) is::
 (names and scikit-learn parameter constraints) before any job runs. ``params.prior:
 true`` asks the runner for the true class prior of the training rows and
 ``params.label_frequency: true`` for the true label frequency (mean true propensity of
-the training positives; :func:`pu_lib.experiments.runner.resolve_method_spec`); both are
+the training positives; :func:`pu_lib.workflow.experiments.runner.resolve_method_spec`); both are
 checked as a number here.
 
 ``select`` (optional) chooses some of the parameters on the PU data of each repetition's
@@ -37,7 +37,7 @@ import time
 
 import numpy as np
 
-from pu_lib import registry
+from pu_lib.workflow import registry
 
 __all__ = ["SELECT_DEFAULTS", "check_method_spec", "check_select_spec", "is_prior_method", "make_method",
            "select_params"]
@@ -148,9 +148,9 @@ def check_select_spec(spec: dict) -> None:
     ``grid``, ``scorer``, ``cv`` and ``refit``; a class-prior estimator (only classifiers
     are scored); an unknown scorer (:data:`pu_lib.model_selection.PU_SCORERS`); ``cv``
     not an integer >= 2; ``refit`` other than true; an empty grid, a grid key that is not a
-    parameter of the method (:func:`pu_lib.registry.parameter_schema`) or is one of
+    parameter of the method (:func:`pu_lib.workflow.registry.parameter_schema`) or is one of
     :data:`NOT_SELECTABLE`, a grid value the parameter's constraints reject (each value
-    checked with the spec's other ``params``, :func:`pu_lib.registry.check_params`); a
+    checked with the spec's other ``params``, :func:`pu_lib.workflow.registry.check_params`); a
     scorer that needs the class prior (:data:`pu_lib.model_selection.PRIOR_SCORERS`) for a
     method whose ``params.prior`` is neither ``true`` nor a number; a method whose ``fit``
     requests the true classes (an oracle: the selection would read them)."""
