@@ -220,7 +220,7 @@ rng = np.random.default_rng(0)
 X = rng.random((300, 5)).astype(np.float32)
 y = (X[:, 0] > 0.5).astype(np.int64)
 PNExtraTreesClassifier(n_estimators=2, random_state=0).fit(X, y).predict(X)
-PUExtraTreesClassifier(n_estimators=2, prior=0.5, random_state=0).fit(X, y).predict(X)
+PUExtraTreesClassifier(n_estimators=2, prior=0.5, scenario="case_control", random_state=0).fit(X, y).predict(X)
 t2 = time.perf_counter()
 print(t1 - t0, t2 - t1)
 """
@@ -238,7 +238,8 @@ def warm_up(n_jobs):
     y = (X[:, 0] > 0.5).astype(np.int64)
     t0 = time.perf_counter()
     PNExtraTreesClassifier(n_estimators=2, random_state=0, n_jobs=n_jobs).fit(X, y).predict(X)
-    PUExtraTreesClassifier(n_estimators=2, prior=0.5, random_state=0, n_jobs=n_jobs).fit(X, y).predict(X)
+    PUExtraTreesClassifier(n_estimators=2, prior=0.5, scenario="case_control", random_state=0,
+                           n_jobs=n_jobs).fit(X, y).predict(X)
     t_jit = time.perf_counter() - t0
     try:
         st = build_tree.stats
