@@ -207,6 +207,22 @@ def test_reduced_overlay_marks_its_experiment_reduced():
     assert row["protocol"] == "reduced" and row["cause"] == "30 epochs instead of 200"
 
 
+def test_an_aliased_reduced_experiment_leaves_the_full_data_sets_of_the_paper_experiment_full():
+    """A reduced overlay's experiment ("e_large": d2 at fewer epochs) filed under the paper's
+    experiment ("e", which keeps d1 at the full protocol): d2's cells are reduced, d1's full."""
+    from pu_lib.workflow.experiments.scorecard import alias_results
+
+    res = _results({("d1", "a"): [0.90, 0.90, 0.90], ("d2", "a"): [0.70, 0.70, 0.70]})
+    res.loc[res["dataset"] == "d2", "experiment"] = "e_large"
+    spec = _spec(scorecard_reduced={"e_large": "30 epochs instead of 200"},
+                 scorecard_aliases={"experiments": {"e_large": "e"}})
+    aliased, spec = alias_results(res, spec)
+    assert set(aliased["experiment"]) == {"e"}
+    card = build_scorecard(PUB, summarise_results(aliased, PUB, scale=spec["scale"]), spec).set_index("label")
+    assert card.loc["D1 / A", "protocol"] == "full"
+    assert card.loc["D2 / A", "protocol"] == "reduced" and card.loc["D2 / A", "cause"] == "30 epochs instead of 200"
+
+
 def test_a_stand_in_row_replaces_the_paper_data_set_it_stands_for():
     pub = pd.concat([PUB.iloc[:1], PUB.iloc[:1].assign(dataset="d1_standin")], ignore_index=True)
     res = _results({("d1_standin", "a"): [0.9, 0.9, 0.9]})

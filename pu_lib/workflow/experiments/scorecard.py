@@ -65,7 +65,7 @@ import pandas as pd
 
 __all__ = [
     "CAUSE_KINDS", "DEFAULT_TOLERANCE", "KEYS", "PUBLISHED_COLUMNS", "RECORDED_COLUMNS", "VERDICTS",
-    "build_scorecard", "evaluate_claims", "load_published", "load_recorded", "render_html", "render_markdown",
+    "alias_results", "build_scorecard", "evaluate_claims", "load_published", "load_recorded", "render_html", "render_markdown",
     "scorecard_counts", "summarise_results", "target_spec", "write_scorecard",
 ]
 
@@ -222,9 +222,13 @@ def summarise_results(results: pd.DataFrame, published: pd.DataFrame, *, scale: 
             sd = float(groups.std(ddof=1).mean())
         else:
             sd = float((values if sd_over == "runs" else means).std(ddof=1))
-        rows.append({**{k: getattr(cell, k) for k in KEYS}, "mean": float(means.mean()), "sd": sd,
-                     "n_runs": int(groups.size().min())})
-    return pd.DataFrame(rows, columns=[*KEYS, "mean", "sd", "n_runs"])
+        row = {**{k: getattr(cell, k) for k in KEYS}, "mean": float(means.mean()), "sd": sd,
+               "n_runs": int(groups.size().min())}
+        if "reduced_reason" in part.columns:  # the reasons of the reduced experiments the rows came from
+            row["reduced_reason"] = "; ".join(dict.fromkeys(r for r in part["reduced_reason"] if isinstance(r, str)))
+        rows.append(row)
+    extra = ["reduced_reason"] if "reduced_reason" in results.columns else []
+    return pd.DataFrame(rows, columns=[*KEYS, "mean", "sd", "n_runs", *extra])
 
 
 # ----------------------------------------------------------------------------- the card
@@ -308,7 +312,11 @@ def build_scorecard(published: pd.DataFrame, ours: pd.DataFrame | None, spec: di
             row.update(ours_mean=float(o["mean"]), ours_sd=float(o["sd"]) if pd.notna(o["sd"]) else math.nan,
                        n_runs=int(o["n_runs"]) if pd.notna(o["n_runs"]) else pd.NA,
                        source=str(o.get("source", "") or ""))
-            reduced_reason = "; ".join(spec["reduced"][e] for e in cell["experiment"].split("+") if e in spec["reduced"])
+            if isinstance(o.get("reduced_reason"), str):  # per result row, before experiment aliases
+                reduced_reason = o["reduced_reason"]
+            else:
+                reduced_reason = "; ".join(spec["reduced"][e] for e in cell["experiment"].split("+")
+                                           if e in spec["reduced"])
             few_runs = bool(spec.get("runs")) and pd.notna(row["n_runs"]) and row["n_runs"] < spec["runs"]
             protocol = str(o.get("protocol") or "full")
             if reduced_reason or few_runs:
@@ -566,6 +574,19 @@ def write_scorecard(target: str, card: pd.DataFrame, claims: list[dict], outputs
         write_text_atomic(text, path)
 
 
+def alias_results(results: pd.DataFrame, spec: dict) -> tuple[pd.DataFrame, dict]:
+    """``(results, spec)`` with a reduced overlay's experiments and methods filed under the
+    paper's names (``scorecard_aliases``). Each row first gets the reason of the reduced
+    experiment it came from (``reduced_reason``), so a full-protocol data set of the aliased
+    experiment stays full; the returned spec has no experiment-level reasons left."""
+    results = results.copy()
+    results["reduced_reason"] = results["experiment"].astype(str).map(spec["reduced"])
+    for col, key in (("experiment", "experiments"), ("method", "methods")):
+        if spec["aliases"][key]:
+            results[col] = results[col].astype(str).replace(spec["aliases"][key])
+    return results, {**spec, "reduced": {}}
+
+
 def scorecard_from_results(config: dict, target: str, aggregates: list, *, root=".") -> tuple:
     """(card, claims) of a target from its experiments' aggregate Parquet files."""
     spec = target_spec(config, target)
@@ -573,10 +594,7 @@ def scorecard_from_results(config: dict, target: str, aggregates: list, *, root=
     frames = [pd.read_parquet(p) for p in aggregates]
     results = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["experiment", "dataset", "setting", "method"])
-    for col, key in (("experiment", "experiments"), ("method", "methods")):
-        if spec["aliases"][key]:
-            results[col] = results[col].astype(str).replace(spec["aliases"][key])
-    spec["reduced"] = {spec["aliases"]["experiments"].get(e, e): why for e, why in spec["reduced"].items()}
+    results, spec = alias_results(results, spec)
     ours = summarise_results(results, published, scale=spec["scale"], sd_over=spec["sd_over"])
     ours["protocol"] = "full"
     card = build_scorecard(published, ours, spec)
