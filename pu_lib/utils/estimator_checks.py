@@ -131,18 +131,26 @@ def _tree(est):
     return {**_kind_failures(est), **PU_TREE_FAILURES}
 
 
-def _bootstrap_forest(est):
-    return {**_tree(est), "check_pu_sample_weight_equivalence": (
-        "draws each tree's bootstrap sample over the rows (stratified: K_U unlabeled rows with replacement; "
-        "standard: Breiman's bootstrap): repeating a row changes the draws, so integer weights cannot equal "
-        "repeated rows (each tree passes the check: PUHellingerTreeClassifier)")}
+def _unweighted(reason, base=_kind_failures):
+    """``base``'s checks plus the PU weight check, which fails for ``reason`` (the fit counts or
+    draws rows, so a row of integer weight w is not its w repeats)."""
+    return lambda est: {**base(est), "check_pu_sample_weight_equivalence": reason}
 
 
-def _calibrated(est):
-    return {**_kind_failures(est), "check_pu_sample_weight_equivalence": (
-        "the cv folds split rows: a row of integer weight w lies in one fold while its w repeats are spread over "
-        "several, so the out-of-fold scores and the fitted map differ (zero weights are removed rows: tested by "
-        "pu_lib's probability tests)")}
+_bootstrap_forest = _unweighted(
+    "draws each tree's bootstrap sample over the rows (stratified: K_U unlabeled rows with replacement; standard: "
+    "Breiman's bootstrap): repeating a row changes the draws, so integer weights cannot equal repeated rows (each "
+    "tree passes the check: PUHellingerTreeClassifier)", base=_tree)
+_calibrated = _unweighted(
+    "the cv folds split rows: a row of integer weight w lies in one fold while its w repeats are spread over "
+    "several, so the out-of-fold scores and the fitted map differ (zero weights are removed rows: tested by "
+    "pu_lib's probability tests)")
+_selfpu = _unweighted(
+    "the self-paced selection and the per-epoch interleaving of labeled and unlabeled rows count rows, so repeated "
+    "rows change the selection sizes and the batches; weights act on every weighted mean (pu_lib.neural.selfpu)")
+_vpu = _unweighted(
+    "MixUp pairs each unlabeled row with a labeled row drawn at random, so repeated rows change the draws; weights "
+    "act on the variational and MixUp means (pu_lib.neural.vpu)")
 
 
 def _pn_boosting(est):
@@ -178,19 +186,6 @@ def _elkan_noto(est):
     return {**base, "check_methods_subset_invariance": (
         "proba='pulearn_weighted' is the PU Hellinger authors' rule, whose probabilities sum weights over the "
         "predicted batch: predicting a subset gives other values (tested by pu_lib's baseline tests)")}
-
-
-def _selfpu(est):
-    return {**_kind_failures(est), "check_pu_sample_weight_equivalence": (
-        "the self-paced selection and the per-epoch interleaving of labeled and unlabeled rows count rows, so "
-        "repeated rows change the selection sizes and the batches; weights act on every weighted mean "
-        "(pu_lib.neural.selfpu)")}
-
-
-def _vpu(est):
-    return {**_kind_failures(est), "check_pu_sample_weight_equivalence": (
-        "MixUp pairs each unlabeled row with a labeled row drawn at random, so repeated rows change the draws; "
-        "weights act on the variational and MixUp means (pu_lib.neural.vpu)")}
 
 
 #: class name -> the checks its estimators cannot pass (a function of the estimator, whose
