@@ -583,6 +583,18 @@ def draw_points(ax, xs, points, *, color, marker: str = "o", ms: float = 3.5, zo
         ax.plot(px, py, ls="none", marker=marker, ms=ms, mfc="none", mec=color, mew=0.9, zorder=zorder)
 
 
+def panel_grid(n_panels: int, panel_size=(4.2, 3.6), max_columns: int = 3):
+    """The common start of a grid of panels: ``(fig, axes)`` from ``plt.subplots(...,
+    squeeze=False)`` with at most ``max_columns`` columns and enough rows for ``n_panels``
+    (at least one), each panel ``panel_size`` inches; :func:`finish_panel_grid` ends it."""
+    import matplotlib.pyplot as plt
+
+    n = max(1, n_panels)
+    ncol = min(max_columns, n)
+    nrow = -(-n // ncol)
+    return plt.subplots(nrow, ncol, figsize=(panel_size[0] * ncol, panel_size[1] * nrow), squeeze=False)
+
+
 def finish_panel_grid(fig, axes, n_used: int, *, title: str = "", legend_cols: int = 6, bottom: float = 0.06,
                       notes=()):
     """The common ending of a grid of panels (``axes`` from ``plt.subplots(..., squeeze=False)``):

@@ -102,15 +102,14 @@ def curve_figure(summary: pd.DataFrame, metric: str = "accuracy", title: str = "
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from pu_lib.workflow.figures import panel_grid
     from pu_lib.workflow.reporting import comparability_label, comparability_notes, value_range
 
     nc = not_comparable or {}
 
     panels = list(dict.fromkeys(zip(summary["dataset"], summary["setting"])))
-    n = max(1, len(panels))
-    ncol = min(3, n)
-    nrow = int(np.ceil(n / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.4 * ncol, 3.4 * nrow), squeeze=False)
+    fig, axes = panel_grid(len(panels), (4.4, 3.4))
+    ncol = axes.shape[1]
     methods = list(pd.unique(summary["method"]))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     for i, (dataset, setting) in enumerate(panels):

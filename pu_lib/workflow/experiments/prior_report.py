@@ -189,16 +189,14 @@ def estimate_figure(summary: pd.DataFrame, x: str, y: str, identity: bool | None
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from pu_lib.workflow.figures import draw_points, finish_panel_grid
+    from pu_lib.workflow.figures import draw_points, finish_panel_grid, panel_grid
 
     nc = not_comparable or {}
     if identity is None:
         identity = x.endswith("_true") and y == x[: -len("_true")] + "_hat"
     panels = list(pd.unique(summary["panel"]))
-    n = max(1, len(panels))
-    ncol = min(3, n)
-    nrow = int(np.ceil(n / ncol))
-    fig, axes = plt.subplots(nrow, ncol, figsize=(4.2 * ncol, 3.6 * nrow), squeeze=False)
+    fig, axes = panel_grid(len(panels))
+    ncol = axes.shape[1]
     methods = list(pd.unique(summary["method"]))
     colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     markers = "osD^v<>ph*"

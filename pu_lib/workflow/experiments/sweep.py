@@ -289,7 +289,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    from pu_lib.workflow.figures import draw_points, finish_panel_grid
+    from pu_lib.workflow.figures import draw_points, finish_panel_grid, panel_grid
 
     numeric = not isinstance(summary["x"].dtype, pd.CategoricalDtype) and all(_is_number(v) for v in summary["x"])
     panels = list(pd.unique(summary["panel"]))
@@ -297,8 +297,7 @@ def sweep_figure(summary: pd.DataFrame, x_label: str, metric: str, title: str = 
     nc = not_comparable or {}
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     style = {s: (cycle[j % len(cycle)], "osD^v<>ph*"[j % 10]) for j, s in enumerate(series)}
-    shape = (-(-max(1, len(panels)) // 3), min(3, max(1, len(panels))))  # rows, columns
-    fig, axes = plt.subplots(*shape, figsize=(4.2 * shape[1], 3.6 * shape[0]), squeeze=False)
+    fig, axes = panel_grid(len(panels))
     for ax, panel in zip(axes.flat, panels):
         part = summary[summary["panel"] == panel]
         xs = sorted(part["x"].unique()) if numeric else _order(part["x"])
