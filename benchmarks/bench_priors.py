@@ -249,7 +249,8 @@ def diabetes_case(data_mirror):
     from pu_lib.datasets import load_dataset
     from pu_lib.labeling import pulsnar_alpha
 
-    mirror = data_mirror or Path(__file__).resolve().parents[2] / "shared" / "datasets"
+    mirror = (data_mirror or os.environ.get("PU_LIB_DATA_MIRROR")
+              or Path(__file__).resolve().parents[2] / "shared" / "datasets")
     d = load_dataset("cdc_diabetes_health_indicators", data_mirror=mirror, download=False)
     y = d.binary_target("pulsnar")
     s = np.asarray(pulsnar_alpha(y, 0.2, random_state=0).s)
@@ -285,7 +286,8 @@ def main(argv=None) -> None:
                     help="DEDPUL boosters to time (rows '+cb': booster='catboost', the paper's; '+hb': hist_boost)")
     ap.add_argument("--diabetes", action="store_true",
                     help="also time the estimators on the CDC diabetes set (Table 2's last row; needs the mirror)")
-    ap.add_argument("--data-mirror", default=None, help="the data mirror (default: ../shared/datasets)")
+    ap.add_argument("--data-mirror", default=None,
+                    help="the data mirror (default: $PU_LIB_DATA_MIRROR, else ../shared/datasets)")
     ap.add_argument("--estimators", nargs="+", default=ESTIMATORS, choices=ESTIMATORS,
                     help="only these estimators' rows at --sizes (the beta-density check goes with PULSCAR)")
     args = ap.parse_args(argv)

@@ -45,6 +45,7 @@ from sklearn.base import clone
 from sklearn.utils.estimator_checks import estimator_checks_generator
 from sklearn.utils.validation import has_fit_parameter
 
+from pu_lib._validation import accepts_sparse
 from pu_lib.base import PUClassifierMixin
 from pu_lib.prior._names import make_prior_estimator
 from pu_lib.prior.base import BasePriorEstimator
@@ -110,8 +111,6 @@ def _applicable(estimator, checks: dict[str, str]) -> dict[str, str]:
     """``checks`` without the sample-weight checks when ``estimator.fit`` takes no
     ``sample_weight``, and without the sparse one when it takes no sparse input (those
     checks do not run on it)."""
-    from pu_lib._validation import accepts_sparse
-
     if not accepts_sparse(estimator):
         checks = {k: v for k, v in checks.items() if k != _SPARSE_WEIGHT_CHECK}
     if has_fit_parameter(estimator, "sample_weight"):
