@@ -65,8 +65,8 @@ import pandas as pd
 
 __all__ = [
     "CAUSE_KINDS", "DEFAULT_TOLERANCE", "KEYS", "PUBLISHED_COLUMNS", "RECORDED_COLUMNS", "VERDICTS",
-    "alias_results", "build_scorecard", "evaluate_claims", "load_published", "load_recorded", "render_html", "render_markdown",
-    "scorecard_counts", "summarise_results", "target_spec", "write_scorecard",
+    "alias_results", "build_scorecard", "evaluate_claims", "load_published", "load_recorded", "render_html",
+    "render_markdown", "scorecard_counts", "summarise_results", "target_spec", "write_scorecard",
 ]
 
 #: the columns that name a cell, in the published and the recorded files
@@ -95,7 +95,8 @@ VERDICTS = ("reproduced", "reproduced with a documented deviation", "contradicte
 #: tolerance per metric in the metric's own units (fractions: 0.015 = 1.5 points); "sd" after
 #: a number: the larger of it and the paper's printed sd; None: compared, not judged
 DEFAULT_TOLERANCE = {
-    "accuracy": 0.015, "f1": 0.015, "f1_tuned": 0.015, "f1_test_oracle": 0.015, "auc": 0.015, "auc_pr": 0.015, "auc_roc": 0.015,
+    "accuracy": 0.015, "f1": 0.015, "f1_tuned": 0.015, "f1_test_oracle": 0.015,
+    "auc": 0.015, "auc_pr": 0.015, "auc_roc": 0.015,
     "balanced_accuracy": 0.015, "precision": 0.015, "recall": 0.015,
     "prior_abs_error": "0.03 sd", "alpha_u_abs_error": "0.03 sd", "alpha_abs_error": "0.03 sd",
     "prior_error": "0.03 sd", "c_error": "0.03 sd", "alpha_u_hat": "0.03 sd",
