@@ -115,8 +115,9 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
     given, else on ``n_jobs`` threads (:func:`effective_n_jobs`).
 
     This is the one Dask-or-threads map of the package. ``shared`` holds large arguments
-    common to every call (e.g. ``X``): on Dask they are scattered once, broadcast to all
-    workers. Results do not depend on the number of threads or workers as long as ``fn``
+    common to every call (e.g. ``X``): on Dask they are scattered once (and again, with the
+    unfinished tasks resubmitted, if every worker holding them dies: :func:`_map_on_client`).
+    Results do not depend on the number of threads or workers as long as ``fn``
     depends only on its arguments (seeds are drawn by the caller, up front). ``executor``:
     a ``concurrent.futures`` executor to run on instead (no pool is created per call).
 
@@ -131,16 +132,7 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
     arg_tuples = [tuple(a) for a in arg_tuples]
     shared = tuple(shared)
     if client is not None:
-        refs = scatter_shared(client, shared) if shared else []
-        import uuid
-
-        from dask.utils import funcname
-
-        # every task opens SharedArray handles first; its key keeps fn's name (dashboard, logs)
-        name = funcname(fn)
-        futures = [client.submit(_call_opened, fn, len(refs), *refs, *args, key=f"{name}-{uuid.uuid4().hex}")
-                   for args in arg_tuples]
-        return client.gather(futures)
+        return _map_on_client(client, fn, arg_tuples, shared)
     if executor is not None:  # a caller's thread pool, kept across many small maps (boosting rounds)
         return list(executor.map(lambda args: fn(*shared, *args), arg_tuples))
     n = max(1, min(effective_n_jobs(n_jobs), len(arg_tuples)))
@@ -150,6 +142,43 @@ def parallel_map(fn, arg_tuples, *, n_jobs=None, client=None, shared=(), executo
 
     with ThreadPoolExecutor(n) as ex:
         return list(ex.map(lambda args: fn(*shared, *args), arg_tuples))
+
+
+#: how many times :func:`parallel_map` sends lost shared data again before it gives up
+LOST_SHARED_RETRIES = 3
+
+
+def _map_on_client(client, fn, arg_tuples, shared):
+    """:func:`parallel_map` on a Dask client, surviving the loss of the shared data.
+
+    Scattered data have no task to recompute them: when the only worker holding them dies
+    (``broadcast=True`` does not keep a copy on every worker, because Dask's Active Memory
+    Manager drops the extra replicas within seconds), the scheduler cancels every task
+    that needs them ("lost dependencies"). Then the data are scattered again
+    (:func:`scatter_shared` replaces references that are no longer finished) and the
+    unfinished tasks are submitted again with the same arguments, so the results are
+    those of an undisturbed run. Any other cancellation or error is raised as it is."""
+    import uuid
+    from concurrent.futures import CancelledError
+
+    from dask.utils import funcname
+
+    name = funcname(fn)  # the task keys keep fn's name (dashboard, logs)
+    futures = [None] * len(arg_tuples)
+    attempt = 0
+    while True:
+        refs = scatter_shared(client, shared) if shared else []
+        for i, args in enumerate(arg_tuples):
+            if futures[i] is None or futures[i].status != "finished":
+                # every task opens SharedArray handles first (_call_opened)
+                futures[i] = client.submit(_call_opened, fn, len(refs), *refs, *args, key=f"{name}-{uuid.uuid4().hex}")
+        try:
+            return client.gather(futures)
+        except CancelledError:
+            lost = [r for r in refs if not isinstance(r, SharedArray) and r.status != "finished"]
+            if not lost or attempt == LOST_SHARED_RETRIES:
+                raise
+            attempt += 1
 
 
 #: the shared data of the latest client: (client id, {token: future or SharedArray}), LRU
@@ -298,10 +327,11 @@ def scatter_shared(client, objects) -> list:
     send ``X`` again. The last :data:`SCATTER_CACHE_SIZE` distinct objects of the latest
     client are kept.
 
-    A reference is a future of the object broadcast to every worker, or, for a numeric
-    array of at least :data:`SHARED_MEMORY_MIN_BYTES` on a LocalCluster of worker
-    processes, a :class:`SharedArray` (one copy per machine; :func:`parallel_map` opens it
-    in the task). The data are identical either way, so results are too."""
+    A reference is a future of the object scattered with ``broadcast=True`` (Dask's Active
+    Memory Manager soon keeps one replica only; :func:`parallel_map` survives its loss),
+    or, for a numeric array of at least :data:`SHARED_MEMORY_MIN_BYTES` on a LocalCluster
+    of worker processes, a :class:`SharedArray` (one copy per machine; :func:`parallel_map`
+    opens it in the task). The data are identical either way, so results are too."""
     from collections import OrderedDict
 
     from dask.base import tokenize

@@ -140,7 +140,14 @@ def test_forest_with_shared_memory_survives_a_killed_worker(monkeypatch):
     with dask_client(threads=2, mem_mb=4000, processes=True) as client:
         pids = client.run(os.getpid)
         result = {}
-        fit = threading.Thread(target=lambda: result.setdefault("est", forest(True).fit(X, s)))
+
+        def run():
+            try:
+                result["est"] = forest(True).fit(X, s)
+            except BaseException as exc:  # shown by the assertion below, not lost in the thread
+                result["error"] = exc
+
+        fit = threading.Thread(target=run)
         fit.start()
         deadline = time.monotonic() + 60
         while not any(client.processing().values()):
@@ -152,4 +159,63 @@ def test_forest_with_shared_memory_survives_a_killed_worker(monkeypatch):
         fit.join(timeout=300)
         assert not fit.is_alive()
         assert pids[victim] not in client.run(os.getpid).values()  # the worker was really replaced
+    assert "error" not in result, repr(result.get("error"))
     np.testing.assert_array_equal(result["est"].predict_proba(X[:500]), reference)
+
+
+def _slow_row_sum(X, i):
+    import time
+
+    time.sleep(0.1)
+    return float(X[i].sum())
+
+
+@pytest.mark.slow
+def test_a_map_survives_losing_every_copy_of_its_scattered_data():
+    """Dask keeps scattered data on one worker however they were broadcast (its Active
+    Memory Manager drops the other replicas), and cannot recompute them: killing every
+    worker that holds them while a map runs cancels its waiting tasks ("lost
+    dependencies"). parallel_map scatters the data again and resubmits the unfinished
+    tasks, and returns what an undisturbed run returns."""
+    import os
+    import signal
+    import threading
+    import time
+
+    from dask.base import tokenize
+
+    from pu_lib import distributed as d
+
+    X = np.arange(300.0).reshape(60, 5)  # small: scattered, not shared memory
+    expected = [float(row.sum()) for row in X]
+    with d.dask_client(threads=2, mem_mb=2000, processes=True) as client:
+        result = {}
+
+        def run():
+            try:
+                result["out"] = parallel_map(_slow_row_sum, [(i,) for i in range(len(X))], client=client, shared=(X,))
+            except BaseException as exc:  # shown by the assertion below, not lost in the thread
+                result["error"] = exc
+
+        job = threading.Thread(target=run)
+        job.start()
+        deadline = time.monotonic() + 60
+        while d._SCATTERED["futures"] is None or tokenize(X) not in d._SCATTERED["futures"]:
+            assert time.monotonic() < deadline, "the data were never scattered"
+            time.sleep(0.01)
+        first = d._SCATTERED["futures"][tokenize(X)]
+        while first.status == "finished":  # kill whoever holds a copy until none is left
+            assert time.monotonic() < deadline, "the scattered data were never lost"
+            holders = client.who_has([first]).get(first.key, ())
+            if holders:
+                try:
+                    for pid in client.run(os.getpid, workers=list(holders)).values():
+                        os.kill(pid, signal.SIGKILL)
+                except (OSError, distributed.comm.CommClosedError):
+                    pass  # a holder already died
+            time.sleep(0.05)
+        job.join(timeout=120)
+        assert not job.is_alive()
+        assert "error" not in result, repr(result.get("error"))
+        assert result["out"] == expected
+        assert d._SCATTERED["futures"][tokenize(X)].key != first.key  # sent again

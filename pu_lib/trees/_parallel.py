@@ -3,8 +3,9 @@
 
 Per-tree seeds are drawn up front by the caller, and each tree depends only on its seed
 and the data, so the fitted forest is identical for any number of threads or workers.
-With Dask, ``X``, the weights and the training rows are scattered once (broadcast to
-every worker) and the trees are fitted in chunks of seeds, one task per chunk.
+With Dask, ``X``, the weights and the training rows are scattered once (sent again only
+if every worker holding them dies) and the trees are fitted in chunks of seeds, one task
+per chunk.
 """
 
 from __future__ import annotations
