@@ -339,12 +339,11 @@ def test_pulsnar_overrides_merge_like_snakemake(repo, schema_path):
     Snakemake merges --configfile files: without KM every experiment keeps its other
     methods in their order and their method hashes (the two runs share result files),
     and Figure 4's Mice Protein keeps every row (missing: zero)."""
-    from snakemake.utils import update_config
+    from pu_lib.workflow.experiments.config import merge_config_files
 
     def merged(*names):
-        cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
-        for name in names:
-            update_config(cfg, yaml.safe_load((repo / "config" / "papers" / name).read_text()))
+        cfg = merge_config_files([repo / "config" / "papers" / name for name in names],
+                                 defaults=repo / "config" / "config.yaml")
         cfg["download"] = True  # the mirror's data sets: the check needs no mirror beside the checkout
         return Grid(validate_config(cfg, schema_path))
 
@@ -365,11 +364,9 @@ def _merged(repo, *names, download=None):
     """config/config.yaml with ``names`` (under config/) merged over it as Snakemake merges
     --configfile files (mappings key by key, lists replaced); ``download=True`` for a check
     of a config's shape that needs no data mirror beside the checkout (no data are read)."""
-    from snakemake.utils import update_config
+    from pu_lib.workflow.experiments.config import merge_config_files
 
-    cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
-    for name in names:
-        update_config(cfg, yaml.safe_load((repo / "config" / name).read_text()))
+    cfg = merge_config_files([repo / "config" / name for name in names], defaults=repo / "config" / "config.yaml")
     if download is not None:
         cfg["download"] = download
     return cfg

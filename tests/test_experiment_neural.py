@@ -107,14 +107,10 @@ def _merged(*names):
     merges --configfile files."""
     from pathlib import Path
 
-    import yaml
-    from snakemake.utils import update_config
+    from pu_lib.workflow.experiments.config import merge_config_files
 
     root = Path(__file__).resolve().parents[1] / "config"
-    cfg = yaml.safe_load((root / "config.yaml").read_text())
-    for name in names:
-        update_config(cfg, yaml.safe_load((root / "papers" / name).read_text()))
-    return cfg
+    return merge_config_files([root / "papers" / name for name in names], defaults=root / "config.yaml")
 
 
 @pytest.mark.parametrize("paper, overlay, changed", [

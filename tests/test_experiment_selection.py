@@ -296,12 +296,10 @@ def test_the_schema_lists_exactly_the_pu_scorers(schema_path):
 
 # --------------------------------------------------------------------------- the overlays
 def _merged(repo, *names):
-    from snakemake.utils import update_config
+    from pu_lib.workflow.experiments.config import merge_config_files
 
-    cfg = yaml.safe_load((repo / "config" / "config.yaml").read_text())
-    for name in names:
-        update_config(cfg, yaml.safe_load((repo / "config" / "papers" / name).read_text()))
-    return cfg
+    return merge_config_files([repo / "config" / "papers" / name for name in names],
+                              defaults=repo / "config" / "config.yaml")
 
 
 @pytest.mark.parametrize("paper, overlay, selected", [

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from pu_lib.workflow.experiments.config import ConfigError, DEFAULT_SCHEMA, validate_config
+from pu_lib.workflow.experiments.config import ConfigError, DEFAULT_SCHEMA, merge_config_files, validate_config
 from pu_lib.workflow.experiments.scorecard import (
     KEYS, build_scorecard, evaluate_claims, load_published, load_recorded, noise_bound, paper_configs, record,
     render_html, render_markdown, scorecard_counts, summarise_results, sync_docs, target_spec,
@@ -23,11 +23,7 @@ PUBLISHED = sorted(PAPERS.glob("*.published.csv"))
 
 
 def _paper_config(paper: str) -> dict:
-    from snakemake.utils import update_config
-
-    cfg = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    update_config(cfg, yaml.safe_load((PAPERS / f"{paper}.yaml").read_text()))
-    return validate_config(cfg, DEFAULT_SCHEMA)
+    return validate_config(merge_config_files([PAPERS / f"{paper}.yaml"]), DEFAULT_SCHEMA)
 
 
 # ----------------------------------------------------------------------------- the files
@@ -295,3 +291,54 @@ def test_config_check_names_a_scorecard_of_an_unknown_target_or_method():
     cfg["scorecards"] = {"no_such_target": {"published": "x.csv"}}
     with pytest.raises(ConfigError, match="scorecards.no_such_target: not a target"):
         validate_config(cfg, DEFAULT_SCHEMA)
+
+
+def test_a_card_from_chosen_fit_files_leaves_out_means_over_data_sets_it_lacks(tmp_path, monkeypatch, capsys):
+    """``scorecard card``: a target's card from the fit files of one data set (e.g. rerun with
+    an overlay) compares that data set's cells, and leaves out the cells that average over
+    all data sets until the files hold every data set of the run's grid."""
+    from pu_lib.workflow.experiments.config import Grid
+    from pu_lib.workflow.experiments.scorecard import main, scorecard_from_fits
+
+    monkeypatch.chdir(REPO)  # the run's working directory: the Grid reads the data sets from it
+    overlay = tmp_path / "card.yaml"
+    published = tmp_path / "card.published.csv"
+    overlay.write_text(yaml.safe_dump({
+        "experiments": {"card_e": {"datasets": ["breast_cancer", "digits"], "settings": [{"mechanism": "scar_c", "c": 0.5}],
+                                   "methods": ["naive_lr"], "repetitions": 2, "metrics": ["accuracy"]}},
+        "targets": {"card_t": {"description": "a card from chosen fits", "experiments": ["card_e"]}},
+        "scorecards": {"card_t": {"published": str(published), "scale": {"accuracy": 100}}},
+    }))
+    config = validate_config(merge_config_files([overlay]), DEFAULT_SCHEMA)
+    grid = Grid(config).experiments["card_e"]
+    (d1, d2), (setting,) = list(grid["datasets"]), list(grid["settings"])
+    _pub([("T", "accuracy", "card_e", d, setting, "naive_lr", 80.0, 1.0, f"{d} / naive", "")
+          for d in (d1, d2, "all")]).to_csv(published, index=False)
+    fits = {}
+    for d, accs in ((d1, [0.90, 0.92]), (d2, [0.70, 0.70])):
+        fits[d] = tmp_path / "fits" / "card_e" / d / setting / "naive_lr.parquet"
+        fits[d].parent.mkdir(parents=True)
+        pd.DataFrame({"experiment": "card_e", "dataset": d, "setting": setting, "method": "naive_lr",
+                      "rep": [0, 1], "accuracy": accs}).to_parquet(fits[d])
+
+    card, _, left_out = scorecard_from_fits(config, "card_t", [fits[d1]])
+    ours = card.set_index("dataset")["ours_mean"]
+    assert ours[d1] == pytest.approx(91.0) and np.isnan(ours[d2]) and np.isnan(ours["all"])
+    assert [c["dataset"] for c in left_out] == ["all"] and left_out[0]["missing"] == [("card_e", d2, setting)]
+
+    card, _, left_out = scorecard_from_fits(config, "card_t", [fits[d1], fits[d2]])
+    assert card.set_index("dataset")["ours_mean"]["all"] == pytest.approx(80.5) and left_out == []
+
+    # the command line writes a card that `record` takes
+    out = tmp_path / "out" / "card_t"
+    assert main(["card", "card_t", str(fits[d1]), "--configfile", str(overlay), "--out", str(out)]) == 0
+    assert "left out 1 cell(s)" in capsys.readouterr().out
+    (tmp_path / "docs" / "scorecards" / "recorded").mkdir(parents=True)
+    assert record(f"{out}.csv", "p", "snakemake ...", root=tmp_path) == 1
+
+    # a fit file of an experiment the target does not score is refused, naming it
+    other = tmp_path / "fits" / "quick_uci" / d1 / setting / "naive_lr.parquet"
+    other.parent.mkdir(parents=True)
+    pd.read_parquet(fits[d1]).assign(experiment="quick_uci").to_parquet(other)
+    with pytest.raises(ValueError, match="a fit file of experiment 'quick_uci'"):
+        scorecard_from_fits(config, "card_t", [fits[d1], other])

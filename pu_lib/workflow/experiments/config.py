@@ -856,3 +856,18 @@ def load_config(path, schema) -> dict:
 
 
 DEFAULT_SCHEMA = Path(__file__).resolve().parents[3] / "workflow" / "schemas" / "config.schema.yaml"
+#: the workflow's default config (the Snakefile's ``configfile``)
+DEFAULT_CONFIG = Path(__file__).resolve().parents[3] / "config" / "config.yaml"
+
+
+def merge_config_files(paths, *, defaults=DEFAULT_CONFIG) -> dict:
+    """The config Snakemake builds from ``--configfile`` files, before validation: the
+    defaults, then each file merged over them in order (mappings key by key, other values,
+    lists included, replaced: ``snakemake.utils.update_config``)."""
+    yaml = require("yaml", purpose="reading a workflow config (YAML)")
+    from snakemake.utils import update_config
+
+    cfg = yaml.safe_load(Path(defaults).read_text(encoding="utf-8")) or {}
+    for path in paths:
+        update_config(cfg, yaml.safe_load(Path(path).read_text(encoding="utf-8")) or {})
+    return cfg

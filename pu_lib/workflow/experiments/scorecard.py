@@ -50,7 +50,9 @@ Command line (``python -m pu_lib.workflow.experiments.scorecard``): ``docs`` wri
 every paper config from the published and recorded files into ``docs/scorecards/`` and the
 marked blocks of the docs pages and README (``--check``: fail when a page disagrees);
 ``record`` copies the cells of a workflow scorecard (``results/scorecards/<target>.csv``)
-into the recorded file with their command.
+into the recorded file with their command; ``card TARGET FITS... --configfile ...`` writes a
+target's scorecard from chosen fit files (:func:`scorecard_from_fits`), e.g. one data set
+rerun with an overlay, for ``record``.
 """
 
 from __future__ import annotations
@@ -590,16 +592,81 @@ def alias_results(results: pd.DataFrame, spec: dict) -> tuple[pd.DataFrame, dict
 
 def scorecard_from_results(config: dict, target: str, aggregates: list, *, root=".") -> tuple:
     """(card, claims) of a target from its experiments' aggregate Parquet files."""
-    spec = target_spec(config, target)
-    published = load_published(Path(root) / spec["published"])
     frames = [pd.read_parquet(p) for p in aggregates]
     results = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(
         columns=["experiment", "dataset", "setting", "method"])
+    card, claims, _ = _card(config, target, results, root=root)
+    return card, claims
+
+
+def _card(config: dict, target: str, results: pd.DataFrame, *, root=".", planned: pd.DataFrame | None = None):
+    """(card, claims, left_out) from result rows. With ``planned`` (the experiment /
+    dataset / setting cells a full run of the target would hold), a published cell that
+    averages over ``all`` data sets or settings is left out of ours when the rows of its
+    method do not cover every planned cell it averages: ``left_out`` lists it, naming
+    the missing cells (a mean over the data sets at hand would not be the paper's mean)."""
+    spec = target_spec(config, target)
+    published = load_published(Path(root) / spec["published"])
+    aliases = spec["aliases"]["experiments"]
     results, spec = alias_results(results, spec)
-    ours = summarise_results(results, published, scale=spec["scale"], sd_over=spec["sd_over"])
+    left_out = []
+    kept = published
+    if planned is not None:
+        planned = planned.assign(experiment=planned["experiment"].astype(str).replace(aliases))
+        drop = []
+        for i, cell in published.iterrows():
+            if spec["tables"] and cell["table"] not in spec["tables"]:
+                continue
+            if "all" not in (cell["dataset"], cell["setting"]) or cell["method"].startswith("paper:"):
+                continue
+            part = _select(results, cell)
+            if part.empty:
+                continue
+            need = planned[planned["experiment"].isin(cell["experiment"].split("+"))]
+            for col in ("dataset", "setting"):
+                if cell[col] != "all":
+                    need = need[need[col].astype(str) == cell[col]]
+            have = set(map(tuple, part[["experiment", "dataset", "setting"]].astype(str).drop_duplicates().values))
+            missing = sorted(c for c in map(tuple, need.astype(str).values) if c not in have)
+            if missing:
+                drop.append(i)
+                left_out.append({**{k: cell[k] for k in KEYS}, "missing": missing})
+        kept = published.drop(index=drop)
+    ours = summarise_results(results, kept, scale=spec["scale"], sd_over=spec["sd_over"])
     ours["protocol"] = "full"
     card = build_scorecard(published, ours, spec)
-    return card, evaluate_claims(card, spec["claims"])
+    return card, evaluate_claims(card, spec["claims"]), left_out
+
+
+def scorecard_from_fits(config: dict, target: str, fit_files, *, root=".") -> tuple:
+    """(card, claims, left_out) of a target from chosen fit files
+    (``results/fits/<experiment>/<dataset>/<setting>/<method>.parquet``), e.g. the cells
+    of one data set rerun with an overlay, without the rest of the target's fits.
+
+    ``config``: the validated config of the run that wrote them (the command line merges
+    its ``--configfile`` files as Snakemake does: ``config.merge_config_files``).
+    Each file is checked as the ``aggregate`` rule checks it (its cell, repetitions
+    ``0 .. R-1`` of its experiment), and must belong to one of the target's experiments.
+    Cells that average over ``all`` data sets or settings get ours only where the files
+    cover every cell of the run's grid they average (``left_out`` names the others)."""
+    from pu_lib.workflow.experiments.config import Grid
+    from pu_lib.workflow.experiments.results import aggregate, fit_file_cell
+
+    experiments = list(config["targets"][target]["experiments"]) if target in config.get("targets", {}) else []
+    if not experiments:
+        raise ValueError(f"target {target!r} is not a target of this config (targets: {sorted(config.get('targets', {}))})")
+    for path in fit_files:
+        exp = fit_file_cell(path)["experiment"]
+        if exp not in experiments:
+            raise ValueError(f"{path}: a fit file of experiment {exp!r}, but target {target!r} scores "
+                             f"experiment(s) {experiments}")
+    grid = Grid(config, workdir=root)
+    reps = {name: e["exp"]["repetitions"] for name, e in grid.experiments.items()}
+    results = aggregate(fit_files, repetitions=reps)
+    planned = pd.DataFrame([(e, d, s) for e in experiments if e in grid.experiments
+                            for d in grid.experiments[e]["datasets"] for s in grid.experiments[e]["settings"]],
+                           columns=["experiment", "dataset", "setting"])
+    return _card(config, target, results, root=root, planned=planned)
 
 
 # ----------------------------------------------------------------------------- docs
@@ -749,7 +816,32 @@ def main(argv=None) -> int:
     r.add_argument("scorecard_csv")
     r.add_argument("--paper", required=True, help="the paper config's stem, e.g. pu_extra_trees")
     r.add_argument("--command", required=True, help="the command that produced the results (recorded as source)")
+    c = sub.add_parser("card", help="a target's scorecard from chosen fit files (e.g. one data set rerun with an overlay)")
+    c.add_argument("target")
+    c.add_argument("fit_files", nargs="+", help="results/fits/<experiment>/<dataset>/<setting>/<method>.parquet")
+    c.add_argument("--configfile", nargs="+", required=True,
+                   help="the config files of the run that wrote the fits, in the order given to Snakemake")
+    c.add_argument("--out", help="output prefix (default results/scorecards/from_fits/<target>): .md, .csv, .html")
     args = parser.parse_args(argv)
+    if args.cmd == "card":
+        from pu_lib.workflow.experiments.config import DEFAULT_SCHEMA, merge_config_files, validate_config
+
+        config = validate_config(merge_config_files(args.configfile), DEFAULT_SCHEMA)
+        card, claims, left_out = scorecard_from_fits(config, args.target, args.fit_files)
+        prefix = args.out or f"results/scorecards/from_fits/{args.target}"
+        Path(prefix).parent.mkdir(parents=True, exist_ok=True)
+        write_scorecard(args.target, card, claims, {fmt: f"{prefix}.{fmt}" for fmt in ("md", "csv", "html")},
+                        title=", ".join([*args.configfile, f"{len(args.fit_files)} fit file(s)"]))
+        if left_out:
+            missing = sorted({m for cell in left_out for m in cell["missing"]})
+            shown = ", ".join("/".join(m) for m in missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+            first = left_out[0]
+            print(f"left out {len(left_out)} cell(s) that average over all data sets or settings (e.g. {first['table']} "
+                  f"{first['metric']} {first['dataset']}/{first['setting']}/{first['method']}): "
+                  f"the fit files do not hold {shown}")
+        counts = scorecard_counts(card)
+        print(f"wrote {prefix}.md, .csv, .html: {counts['compared']} of {counts['published']} published cells compared")
+        return 0
     if args.cmd == "docs":
         stale = sync_docs(".", check=args.check)
         for path in stale:
