@@ -20,6 +20,7 @@ from pu_lib.trees._criteria import (
     GINI,
     HELLINGER,
     PU_HELLINGER,
+    PU_HELLINGER_AUTHORS,
     hellinger_counts,
     hellinger_distance,
     node_impurity,
@@ -152,6 +153,36 @@ def test_split_without_both_distributions_is_never_chosen():
     assert hellinger_distance(1.0, 0.0, 2.0, 0.0) == -np.inf        # no negatives
     # PU: both children estimated all-positive (N_hat = 0): not a usable split
     assert split_improvement(PU_HELLINGER, 0.0, 0.5, 0.2, 0.5, 0.3) == -np.inf
+
+
+def test_the_authors_rule_scores_a_split_without_estimated_negatives_hd_1():
+    """``all_positive_split="authors"`` (criterion PU_HELLINGER_AUTHORS): the authors' code
+    replaces N = 0 by 1, so both negative terms vanish and the positive shares sum to 1:
+    HD = 1, improvement W * 1. Splits with both distributions score as pu_hellinger's, and
+    a split without positives is still never chosen."""
+    assert split_improvement(PU_HELLINGER_AUTHORS, 0.0, 0.5, 0.2, 0.5, 0.3) == pytest.approx(0.5)
+    for split in ((0.02, 0.3, 0.05, 0.4), (0.01, 0.01, 0.06, 0.5)):
+        assert split_improvement(PU_HELLINGER_AUTHORS, 0.0, *split) == split_improvement(PU_HELLINGER, 0.0, *split)
+    assert split_improvement(PU_HELLINGER_AUTHORS, 0.0, 0.0, 0.2, 0.0, 0.3) == -np.inf
+
+
+def _splits_all_positive_regions(tree) -> bool:
+    """Whether an internal node has two children estimated all-positive (P_hat = T, N_hat
+    = 0 in each: a split without estimated negatives)."""
+    internal = np.flatnonzero(tree.children_left != -1)
+    capped = tree.weight_p >= tree.weight
+    return bool(np.any(capped[tree.children_left[internal]] & capped[tree.children_right[internal]]))
+
+
+def test_the_authors_rule_keeps_splitting_regions_estimated_all_positive():
+    X, y, s = pu_data(n=600, seed=3, prior=0.3, c=0.8)
+    for rule, splits in (("never", False), ("authors", True)):
+        tree = PUHellingerTreeClassifier(prior=0.3, max_depth=None, all_positive_split=rule).fit(X, s).tree_
+        assert _splits_all_positive_regions(tree) is splits, rule
+        forest = PUHellingerForestClassifier(prior=0.3, n_estimators=5, random_state=0, all_positive_split=rule)
+        forest.fit(X, s)
+        assert any(_splits_all_positive_regions(t) for t in forest._fitted_trees()) is splits, rule
+        assert {e.all_positive_split for e in forest.estimators_} == {rule}
 
 
 def _best_root_split(X, s, prior):

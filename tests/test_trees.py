@@ -59,9 +59,9 @@ CODES = {(risk, loss): C.pu_criterion_code(risk, loss) for risk in C.PU_RISKS fo
 def test_criterion_table_holds_every_pu_risk_loss_pair_and_the_pn_criteria():
     assert set(C.CRITERIA) == {f"{r}_{l}" for r in ("upu", "nnpu") for l in ("quadratic", "logistic", "savage",
                                                                             "sigmoid")} | {
-        "gini", "entropy", "hellinger", "pu_hellinger"}
+        "gini", "entropy", "hellinger", "pu_hellinger", "pu_hellinger_authors"}
     assert {n for n, c in C.CRITERIA.items() if c.kind == "pn"} == {"gini", "entropy", "hellinger"}
-    assert {n for n, c in C.CRITERIA.items() if c.kind == "pu_count"} == {"pu_hellinger"}
+    assert {n for n, c in C.CRITERIA.items() if c.kind == "pu_count"} == {"pu_hellinger", "pu_hellinger_authors"}
     assert C.CRITERIA["nnpu_savage"].code == C.CRITERIA["nnpu_quadratic"].code     # Proposition 3
     assert C.CRITERIA["upu_savage"].code != C.CRITERIA["upu_quadratic"].code
     others = [c.code for n, c in C.CRITERIA.items() if n != "nnpu_savage"]

@@ -55,6 +55,7 @@ from pu_lib.trees._criteria import (
     HD_TOL,
     HELLINGER,
     PU_HELLINGER,
+    PU_HELLINGER_AUTHORS,
     is_pure,
     node_impurity,
     node_value,
@@ -339,10 +340,10 @@ def sort_keys(K, tmp, start, end, stack, hist):
 
 
 @njit(cache=True, nogil=True, error_model="numpy")
-def hellinger_gains(pu, wp_left, w_left, wp, w, out, nb):
+def hellinger_gains(pu, authors, wp_left, w_left, wp, w, out, nb):
     """``out[j] = split_improvement(crit, 0, wp_left[j], w_left[j], wp - wp_left[j], w -
-    w_left[j])`` for ``j < nb`` and the Hellinger criteria (``pu``: ``PU_HELLINGER``, else
-    ``HELLINGER``), with the same floating-point operations in the same order
+    w_left[j])`` for ``j < nb`` and the Hellinger criteria (``pu``: ``PU_HELLINGER``, with
+    ``authors`` ``PU_HELLINGER_AUTHORS``, else ``HELLINGER``), with the same floating-point operations in the same order
     (:func:`pu_lib.trees._criteria.hellinger_counts` and ``hellinger_distance``), hence the
     same values; written without branches (selects, unguarded divisions under numpy's
     error model) so that the compiler evaluates several splits per vector instruction."""
@@ -366,7 +367,8 @@ def hellinger_gains(pu, wp_left, w_left, wp, w, out, nb):
         dl = math.sqrt(n_l / n) - math.sqrt(p_l / p)
         dr = math.sqrt(n_r / n) - math.sqrt(p_r / p)
         gain = (w_l + w_r) * math.sqrt(dl * dl + dr * dr)
-        out[j] = gain if (p > 0.0 and n > 0.0) else -np.inf
+        no_neg = (w_l + w_r) if (authors and p > 0.0) else -np.inf  # the authors' N = 0 rule: HD = 1
+        out[j] = gain if (p > 0.0 and n > 0.0) else no_neg
 
 
 # --------------------------------------------------------------------------- builder
@@ -467,7 +469,7 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
     cut_w = np.empty(n_keys, np.float64)
     cut_k = np.empty(n_keys, np.int64)
     cut_gain = np.empty(n_keys, np.float64)
-    hellinger = crit == HELLINGER or crit == PU_HELLINGER
+    hellinger = crit == HELLINGER or crit == PU_HELLINGER or crit == PU_HELLINGER_AUTHORS
     n_co = n_total if (best and not two_valued) else 0
     sorted_vals = np.empty(n_co, np.float32)
     order = np.empty(n_co, np.int64)
@@ -657,7 +659,8 @@ def build_tree(Xf, a, u, samples_in, crit, splitter, max_features, n_thresholds,
                 # score the candidate cuts (several at a time for the Hellinger criteria),
                 # then keep the first best in threshold order, as a one-pass scan would
                 if hellinger:
-                    hellinger_gains(crit == PU_HELLINGER, cut_wp, cut_w, wp, w, cut_gain, nb)
+                    hellinger_gains(crit != HELLINGER, crit == PU_HELLINGER_AUTHORS, cut_wp, cut_w, wp, w, cut_gain,
+                                    nb)
                 else:
                     for j in range(nb):
                         cut_gain[j] = split_improvement(crit, impurity, cut_wp[j], cut_w[j], wp - cut_wp[j],

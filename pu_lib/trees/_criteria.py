@@ -70,6 +70,9 @@ HELLINGER   no impurity (0); improvement W * HD, HD the Hellinger distance of eq
             children's positive (Wp) and negative (W - Wp) distributions
 PU_HELL.    as HELLINGER on the estimated counts P = min(Wp, W), N = W - P (PU-HDT
             eqs. 2-3, :func:`hellinger_counts`)
+PU_HELL_A.  as PU_HELL., but a split whose children hold no estimated negatives (N = 0)
+            scores HD = 1 instead of never being chosen: the authors' code (their
+            ``n_neg = 1.0`` when it is 0, ``_pu_criterion.pyx`` L562-563)
 ==========  ============================================================================
 
 The savage loss: Proposition 3 shows R*_savage = R*_quadratic for PN weights (q+, q- >= 0).
@@ -84,8 +87,8 @@ Purity (the paper's termination rule "pure if the impurity is -inf for uPU or 0 
 nnPU"): ``UPU_QUAD`` / ``UPU_LOG`` nodes are pure at R* = -inf, ``NNPU_*`` nodes at R* = 0,
 Gini / entropy nodes at zero impurity, and ``UPU_SIG`` / ``UPU_SAV`` nodes (never -inf)
 when they hold no positive weight (then no split can change R*). ``HELLINGER`` nodes are
-pure with one class only; ``PU_HELLINGER`` nodes without labeled rows (PU-HDT paper,
-Section 3.1: "a node without labeled examples cannot be split").
+pure with one class only; ``PU_HELLINGER`` (and ``PU_HELLINGER_AUTHORS``) nodes without
+labeled rows (PU-HDT paper, Section 3.1: "a node without labeled examples cannot be split").
 """
 
 from __future__ import annotations
@@ -107,6 +110,7 @@ ENTROPY = 7
 UPU_SAV = 8
 HELLINGER = 9
 PU_HELLINGER = 10
+PU_HELLINGER_AUTHORS = 11
 
 
 class Criterion(NamedTuple):
@@ -133,6 +137,8 @@ CRITERIA: dict[str, Criterion] = {
                                             "(Cieslak & Chawla 2008; PU-HDT paper eq. 1)"),
     "pu_hellinger": Criterion(PU_HELLINGER, "pu_count", "Hellinger distance on the estimated counts "
                                                         "P = min(L alpha / Pr(l=1), T), N = T - P (PU-HDT eqs. 1-3)"),
+    "pu_hellinger_authors": Criterion(PU_HELLINGER_AUTHORS, "pu_count",
+                                      "pu_hellinger with the authors' code's N = 0 rule: such a split scores HD = 1"),
 }
 
 #: the PU trees' ``risk`` and ``loss`` values, read from :data:`CRITERIA`
@@ -233,7 +239,7 @@ def node_impurity(crit, wp, w):
         if p <= 0.0 or p >= 1.0:
             return 0.0
         return w * _h(p)
-    if crit == HELLINGER or crit == PU_HELLINGER:
+    if crit == HELLINGER or crit == PU_HELLINGER or crit == PU_HELLINGER_AUTHORS:
         return 0.0  # a distance between children, no node impurity
     return np.nan
 
@@ -251,7 +257,7 @@ def hellinger_counts(crit, wp, w):
     sample's positive mass ``alpha L / n_L`` at the node's unlabeled mass ``U / n_U``.
     Counts below ``HD_TOL`` times the node's weight are rounding residues, returned as 0.
     """
-    p = min(wp, w) if crit == PU_HELLINGER else wp
+    p = min(wp, w) if (crit == PU_HELLINGER or crit == PU_HELLINGER_AUTHORS) else wp
     n = w - p
     # The split scan computes a right child's sums as parent - left, which leaves rounding
     # residues of ~1e-17 where a count is 0, and sqrt(residue) in eq. 1 would turn them
@@ -288,7 +294,7 @@ def is_pure(crit, wp, w, impurity):
         return impurity == NEG_INF
     if crit == UPU_SIG or crit == UPU_SAV:
         return wp <= 0.0  # bounded losses: never -inf; without positives R* = 0 everywhere below
-    if crit == PU_HELLINGER:
+    if crit == PU_HELLINGER or crit == PU_HELLINGER_AUTHORS:
         return wp <= 0.0  # "a node without labeled examples cannot be split" (no P_hat anywhere below)
     if crit == HELLINGER:
         return wp <= 0.0 or wp >= w  # one class only
@@ -309,13 +315,18 @@ def split_improvement(crit, parent_impurity, wp_l, w_l, wp_r, w_r):
     split's Hellinger distance (:func:`hellinger_distance`): the split maximises HD
     (Algorithm 1), and the weight makes the summed improvements a size-weighted feature
     importance, as scikit-learn weights impurity decreases by the node's share of the
-    samples. ``-inf`` (never chosen) when HD is undefined.
+    samples. ``-inf`` (never chosen) when HD is undefined, except that
+    ``PU_HELLINGER_AUTHORS`` scores a split with positives but no estimated negatives as
+    HD = 1 (the authors' code: ``N = 0`` replaced by 1 makes both negative terms 0, and the
+    positive shares sum to 1).
     """
-    if crit == HELLINGER or crit == PU_HELLINGER:
+    if crit == HELLINGER or crit == PU_HELLINGER or crit == PU_HELLINGER_AUTHORS:
         p_l, n_l = hellinger_counts(crit, wp_l, w_l)
         p_r, n_r = hellinger_counts(crit, wp_r, w_r)
         hd = hellinger_distance(p_l, n_l, p_r, n_r)
         if hd == NEG_INF:
+            if crit == PU_HELLINGER_AUTHORS and p_l + p_r > 0.0:
+                return (w_l + w_r) * 1.0
             return NEG_INF
         return (w_l + w_r) * hd
     il = node_impurity(crit, wp_l, w_l)
