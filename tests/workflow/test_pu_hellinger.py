@@ -46,13 +46,17 @@ def test_paper_config_declares_the_protocol_and_one_target_per_table():
     assert cfg["methods"]["PU-HRF"]["params"]["bootstrap"] == "standard"
     # the thirteen methods of Table 2: the four Hellinger methods, ADASYN + random forest and
     # the eight PU methods of Section 4.2, the risk-based ones with the true prior
-    # (then the authors' variants of Elkan-Noto, nnPU and imbalanced nnPU)
-    assert len(exp["methods"]) == 16 and set(exp["methods"]) == set(cfg["methods"])
+    # (then the authors' variants of Elkan-Noto, nnPU, imbalanced nnPU and the two forests)
+    assert len(exp["methods"]) == 18 and set(exp["methods"]) == set(cfg["methods"])
     assert {cfg["methods"][m]["method"] for m in exp["methods"][:13]} == {
         "pu_hellinger_forest", "pu_hellinger_tree", "hellinger_tree", "adasyn_rf", "upu_xgb", "nnpu_xgb",
         "imbalanced_nnpu_xgb", "pu_bagging", "rank_pruning", "pu_weighted_lr", "elkan_noto", "spy_em"}
     assert [cfg["methods"][m]["method"] for m in exp["methods"][13:]] == [
-        "elkan_noto_pulearn", "nnpu_xgb_csboost", "imbalanced_nnpu_xgb_csboost"]
+        "elkan_noto_pulearn", "nnpu_xgb_csboost", "imbalanced_nnpu_xgb_csboost", "pu_hellinger_forest",
+        "pu_hellinger_forest"]
+    for name in ("PU-SHRF", "PU-HRF"):  # the forests with the authors' N = 0 rule, otherwise the same
+        assert cfg["methods"][f"{name}-authors"]["params"] == {**cfg["methods"][name]["params"],
+                                                               "all_positive_split": "authors"}
     for name in ("uPU", "nnPU", "imbalanced-nnPU"):
         assert cfg["methods"][name]["params"]["prior"] is True
 
