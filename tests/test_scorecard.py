@@ -304,7 +304,8 @@ def test_a_card_from_chosen_fit_files_leaves_out_means_over_data_sets_it_lacks(t
     overlay = tmp_path / "card.yaml"
     published = tmp_path / "card.published.csv"
     overlay.write_text(yaml.safe_dump({
-        "experiments": {"card_e": {"datasets": ["breast_cancer", "digits"], "settings": [{"mechanism": "scar_c", "c": 0.5}],
+        "experiments": {"card_e": {"datasets": ["breast_cancer", "digits"],
+                                   "settings": [{"mechanism": "scar_c", "c": 0.5}],
                                    "methods": ["naive_lr"], "repetitions": 2, "metrics": ["accuracy"]}},
         "targets": {"card_t": {"description": "a card from chosen fits", "experiments": ["card_e"]}},
         "scorecards": {"card_t": {"published": str(published), "scale": {"accuracy": 100}}},

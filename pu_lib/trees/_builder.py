@@ -343,7 +343,8 @@ def sort_keys(K, tmp, start, end, stack, hist):
 def hellinger_gains(pu, authors, wp_left, w_left, wp, w, out, nb):
     """``out[j] = split_improvement(crit, 0, wp_left[j], w_left[j], wp - wp_left[j], w -
     w_left[j])`` for ``j < nb`` and the Hellinger criteria (``pu``: ``PU_HELLINGER``, with
-    ``authors`` ``PU_HELLINGER_AUTHORS``, else ``HELLINGER``), with the same floating-point operations in the same order
+    ``authors`` ``PU_HELLINGER_AUTHORS``, else ``HELLINGER``), with the same floating-point
+    operations in the same order
     (:func:`pu_lib.trees._criteria.hellinger_counts` and ``hellinger_distance``), hence the
     same values; written without branches (selects, unguarded divisions under numpy's
     error model) so that the compiler evaluates several splits per vector instruction."""

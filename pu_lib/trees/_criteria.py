@@ -326,7 +326,7 @@ def split_improvement(crit, parent_impurity, wp_l, w_l, wp_r, w_r):
         hd = hellinger_distance(p_l, n_l, p_r, n_r)
         if hd == NEG_INF:
             if crit == PU_HELLINGER_AUTHORS and p_l + p_r > 0.0:
-                return (w_l + w_r) * 1.0
+                return w_l + w_r  # HD = 1
             return NEG_INF
         return (w_l + w_r) * hd
     il = node_impurity(crit, wp_l, w_l)

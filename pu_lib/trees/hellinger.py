@@ -28,8 +28,8 @@ estimates. A node without labeled rows is a leaf (Section 3.1).
   authors' code replaces ``N = 0`` by 1, which scores every such split HD = 1 -- often
   above an informative split -- and keeps splitting regions estimated all-positive;
   ``all_positive_split="authors"`` does the same. On the paper's Thyroid and Shuttle at
-  flip ratio 75% that rule alone lowers the forests' AUC-PR and best F1 by 1.5-2.4
-  points: docs/pu_hellinger_trees.md, "The N = 0 rule".)
+  flip ratio 75% that rule alone lowers our forests' AUC-PR and best F1 by 1.7-2.2
+  points (same draws and seeds): docs/pu_hellinger_trees.md, "The N = 0 rule".)
 * Ties between equal distances go to the first candidate (feature draw order, then
   increasing threshold), as :mod:`pu_lib.trees._builder` does for every criterion.
 * ``Tree.improvement`` of a Hellinger node is ``W * HD`` (``W``: the node's share of the

@@ -652,9 +652,10 @@ def scorecard_from_fits(config: dict, target: str, fit_files, *, root=".") -> tu
     from pu_lib.workflow.experiments.config import Grid
     from pu_lib.workflow.experiments.results import aggregate, fit_file_cell
 
-    experiments = list(config["targets"][target]["experiments"]) if target in config.get("targets", {}) else []
-    if not experiments:
-        raise ValueError(f"target {target!r} is not a target of this config (targets: {sorted(config.get('targets', {}))})")
+    targets = config.get("targets") or {}
+    if target not in targets:
+        raise ValueError(f"target {target!r} is not a target of this config (targets: {sorted(targets)})")
+    experiments = list(targets[target]["experiments"])
     for path in fit_files:
         exp = fit_file_cell(path)["experiment"]
         if exp not in experiments:
@@ -816,7 +817,8 @@ def main(argv=None) -> int:
     r.add_argument("scorecard_csv")
     r.add_argument("--paper", required=True, help="the paper config's stem, e.g. pu_extra_trees")
     r.add_argument("--command", required=True, help="the command that produced the results (recorded as source)")
-    c = sub.add_parser("card", help="a target's scorecard from chosen fit files (e.g. one data set rerun with an overlay)")
+    c = sub.add_parser("card",
+                       help="a target's scorecard from chosen fit files (e.g. one data set rerun with an overlay)")
     c.add_argument("target")
     c.add_argument("fit_files", nargs="+", help="results/fits/<experiment>/<dataset>/<setting>/<method>.parquet")
     c.add_argument("--configfile", nargs="+", required=True,
@@ -834,10 +836,12 @@ def main(argv=None) -> int:
                         title=", ".join([*args.configfile, f"{len(args.fit_files)} fit file(s)"]))
         if left_out:
             missing = sorted({m for cell in left_out for m in cell["missing"]})
-            shown = ", ".join("/".join(m) for m in missing[:6]) + (f" and {len(missing) - 6} more" if len(missing) > 6 else "")
+            shown = ", ".join("/".join(m) for m in missing[:6])
+            if len(missing) > 6:
+                shown += f" and {len(missing) - 6} more"
             first = left_out[0]
-            print(f"left out {len(left_out)} cell(s) that average over all data sets or settings (e.g. {first['table']} "
-                  f"{first['metric']} {first['dataset']}/{first['setting']}/{first['method']}): "
+            print(f"left out {len(left_out)} cell(s) that average over all data sets or settings (e.g. "
+                  f"{first['table']} {first['metric']} {first['dataset']}/{first['setting']}/{first['method']}): "
                   f"the fit files do not hold {shown}")
         counts = scorecard_counts(card)
         print(f"wrote {prefix}.md, .csv, .html: {counts['compared']} of {counts['published']} published cells compared")
