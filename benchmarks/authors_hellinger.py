@@ -27,6 +27,16 @@ Two modes:
   the prior given is the true class prior of the ``train`` + ``val`` rows (ours: ``prior:
   true``; their script passes the whole file's).
 
+* ``time``: their PU-SHRF / PU-HRF fitted on the arrays of ``IN.npz`` (``X``, ``s``,
+  ``X_test``, ``y_test``, ``prior``, ``n_estimators``, ``max_features``, ``n_jobs``,
+  ``repeat``), written by ``bench_hellinger.py --authors-src`` so that both packages fit
+  the same rows; one JSON line per method to ``OUT.jsonl``: the fit's wall seconds per
+  round, nodes (all trees), mean maximum depth, training rows of the internal nodes
+  (bootstrap repeats counted once per distinct row: their trees weight the rows, as
+  scikit-learn's), ``predict_proba`` seconds (best of 3) and test AUC-PR against
+  ``y_test``. Usage: ``.../python benchmarks/authors_hellinger.py time IN.npz OUT.jsonl
+  --src /tmp/PU_Hellinger_Trees``.
+
 Methods and settings (``expsetup.py``): PU-SHRF ``PURandomForestClassifier(random_state=r,
 max_samples=<unlabeled rows>, pu_biased_bootstrap=True)``, PU-HRF the same with
 ``pu_biased_bootstrap=False`` (100 trees, their defaults), both with ``p_y`` the true prior;
@@ -97,11 +107,58 @@ def build(src: str) -> None:
         os.unlink(f.name)
 
 
+def time_forests(arrays: str, out: str, src: str) -> None:
+    """The ``time`` mode: their two forests on the arrays of ``arrays``, one JSON line each."""
+    import json
+
+    import numpy as np
+    from sklearn.metrics import average_precision_score
+
+    sys.path.insert(0, src)
+    from pu_tree_simplified._pu_randomforest import PURandomForestClassifier
+
+    a = np.load(arrays)
+    X, s, X_test, y_test = a["X"], a["s"].astype(int), a["X_test"], a["y_test"]
+    prior, k, mf = float(a["prior"]), int(a["n_estimators"]), int(a["max_features"])
+    n_jobs, repeat = int(a["n_jobs"]), int(a["repeat"])
+    models = {
+        "PU-SHRF": lambda: PURandomForestClassifier(n_estimators=k, max_features=mf, n_jobs=n_jobs, random_state=0,
+                                                    max_samples=int(np.sum(s == 0)), pu_biased_bootstrap=True),
+        "PU-HRF": lambda: PURandomForestClassifier(n_estimators=k, max_features=mf, n_jobs=n_jobs, random_state=0,
+                                                   pu_biased_bootstrap=False),
+    }
+    with open(out, "w") as f:
+        for name, make in models.items():
+            seconds = []
+            for _ in range(repeat):
+                model = make()
+                t0 = time.perf_counter()
+                model.fit(X, s, p_y=prior)
+                seconds.append(time.perf_counter() - t0)
+            trees = [e.tree_ for e in model.estimators_]
+            best, prob = float("inf"), None
+            for _ in range(3):
+                t0 = time.perf_counter()
+                prob = model.predict_proba(X_test)[:, 1]
+                best = min(best, time.perf_counter() - t0)
+            f.write(json.dumps({
+                "method": name, "seconds": seconds,
+                "nodes": int(sum(t.node_count for t in trees)),
+                "depth": float(np.mean([t.max_depth for t in trees])),
+                "rows": int(sum(t.n_node_samples[t.children_left != -1].sum() for t in trees)),
+                "predict_seconds": best, "auc_pr": float(average_precision_score(y_test, prob)),
+            }) + "\n")
+
+
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = p.add_subparsers(dest="mode", required=True)
     b = sub.add_parser("build")
     b.add_argument("--src", required=True)
+    tm = sub.add_parser("time")
+    tm.add_argument("arrays")
+    tm.add_argument("out")
+    tm.add_argument("--src", required=True)
     for name in ("pipeline", "draws"):
         a = sub.add_parser(name)
         a.add_argument("data")
@@ -119,6 +176,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     if args.mode == "build":
         build(args.src)
+        return 0
+    if args.mode == "time":
+        time_forests(args.arrays, args.out, args.src)
         return 0
 
     import numpy as np

@@ -45,14 +45,27 @@ On MNIST the PU Hellinger trees grow as long chains, as the first author's code 
 (docs/pu_hellinger_trees.md, "Tree shape on MNIST"): the depth and rows-per-node columns
 show it beside the two tabular shapes.
 
+With ``--authors-src DIR --authors-python PY`` the first author's code (PU-SHRF and PU-HRF
+of ``CarlosOrtegaV/PU_Hellinger_Trees`` 2e44245, built in its own Python 3.9 environment as
+``benchmarks/authors_hellinger.py`` describes) is fitted on the same rows with the same
+trees, ``max_features``, threads and prior, ``--repeat`` rounds after ours (its ``time``
+mode); printed: its fit times, nodes, depth and AUC-PR, and ours / theirs for the fit
+(median) and per node. Its trees are larger than ours (it scores a split with no estimated
+negatives as HD = 1; docs/pu_hellinger_trees.md, "The N = 0 rule"), hence both ratios.
+
 Run: ``python benchmarks/bench_hellinger.py [--sizes 20000x20 200000x50] [--balanced
-20000x20] [--n-labeled 1000] [--mnist 10000] [--n-jobs 2] [--repeat 3]``.
+20000x20] [--n-labeled 1000] [--mnist 10000] [--n-jobs 2] [--repeat 3] [--authors-src
+/tmp/PU_Hellinger_Trees --authors-python /tmp/puhd_venv/bin/python]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import subprocess
+import sys
+import tempfile
 import time
 
 import numpy as np
@@ -185,6 +198,9 @@ def run_shape(title, data, args):
               f"{t.min() / nodes * 1e6:11.2f} "
               f"{per_node[name]:7.2f} {rows / nodes:9.1f} {per_row[name]:6.1f} {pred_s:9.3f} "
               f"{average_precision_score(yt, p):6.3f}")
+    if args.authors_src:
+        authors(X, s, Xt, yt, prior, mf, args, fit_s, node_counts_of={n: node_counts(fitted[n])[0]
+                                                                      for n in ("PU-SHRF", "PU-HRF")})
     for name in ("PU-SHRF", "PU-HRF", "HDT forest"):
         def ratio(table, ref):
             return table[name] / table[f"sklearn RF {ref}"]
@@ -193,6 +209,29 @@ def run_shape(title, data, args):
               f"{ratio(per_node, 's'):.2f}x on s, {ratio(per_node_min, 'y'):.2f}x, {ratio(per_node, 'y'):.2f}x on y; "
               f"time per row of a split search (median) {ratio(per_row, 's'):.2f}x on s, "
               f"{ratio(per_row, 'y'):.2f}x on y")
+
+
+def authors(X, s, Xt, yt, prior, mf, args, fit_s, node_counts_of):
+    """The first author's PU-SHRF / PU-HRF on the same rows (benchmarks/authors_hellinger.py
+    ``time``, in their interpreter), printed beside ours."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as tmp:
+        arrays, out = os.path.join(tmp, "in.npz"), os.path.join(tmp, "out.jsonl")
+        np.savez(arrays, X=X, s=np.asarray(s, dtype=np.int64), X_test=Xt, y_test=np.asarray(yt, dtype=np.int64),
+                 prior=prior, n_estimators=args.n_estimators, max_features=mf, n_jobs=args.n_jobs,
+                 repeat=args.repeat)
+        subprocess.run([args.authors_python, os.path.join(here, "authors_hellinger.py"), "time", arrays, out,
+                        "--src", args.authors_src], check=True)
+        with open(out) as f:
+            rows = [json.loads(line) for line in f]
+    for r in rows:
+        t = np.asarray(r["seconds"])
+        name = r["method"]
+        ours = np.median(fit_s[name])
+        print(f"{'authors ' + name:<16} fit s min {t.min():.2f} median {np.median(t):.2f}, {r['nodes']} nodes, depth "
+              f"{r['depth']:.1f}, {np.median(t) / r['nodes'] * 1e6:.2f} us/node, predict {r['predict_seconds']:.3f} s, "
+              f"AUC-PR {r['auc_pr']:.3f}; ours / theirs: fit (median) {ours / np.median(t):.3f}x, per node "
+              f"{(ours / node_counts_of[name]) / (np.median(t) / r['nodes']):.2f}x")
 
 
 def main(argv=None):
@@ -206,6 +245,9 @@ def main(argv=None):
     ap.add_argument("--n-estimators", type=int, default=100)
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1)
+    ap.add_argument("--authors-src", help="the first author's checkout, built (benchmarks/authors_hellinger.py)")
+    ap.add_argument("--authors-python", default=sys.executable,
+                    help="the interpreter of their environment (Python 3.9, scikit-learn 0.24.2)")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
