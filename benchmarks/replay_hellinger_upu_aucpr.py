@@ -11,11 +11,11 @@ margin), our booster's margin scored their way (float32 ``expit``), their replay
 their way, and their replay on its raw margin.
 
 Needs the workflow's results of the ``pu_hellinger`` experiment for the cell (label file and
-fits: ``snakemake pu_hellinger_tables_a3_a5_a7 --configfile config/papers/pu_hellinger.yaml
-config/papers/pu_hellinger_reduced.yaml``). Usage::
+fits: ``snakemake pu_hellinger_tables_a3_a5_a7 --configfile config/papers/pu_hellinger.yaml``).
+Usage::
 
     python benchmarks/replay_hellinger_upu_aucpr.py DATASET_ID SETTING REPS [OUT.csv]
-    # e.g. THY flip-50 0,1,2,3,4,5,6,7,8,9
+    # e.g. THY flip-50 $(seq -s, 0 19)
 """
 import os
 import sys
