@@ -31,10 +31,8 @@ Two modes:
   ``X_test``, ``y_test``, ``prior``, ``n_estimators``, ``max_features``, ``n_jobs``,
   ``repeat``), written by ``bench_hellinger.py --authors-src`` so that both packages fit
   the same rows; one JSON line per method to ``OUT.jsonl``: the fit's wall seconds per
-  round, nodes (all trees), mean maximum depth, training rows of the internal nodes
-  (bootstrap repeats counted once per distinct row: their trees weight the rows, as
-  scikit-learn's), ``predict_proba`` seconds (best of 3) and test AUC-PR against
-  ``y_test``. Usage: ``.../python benchmarks/authors_hellinger.py time IN.npz OUT.jsonl
+  round, nodes (all trees), mean maximum depth, ``predict_proba`` seconds (best of 3) and
+  test AUC-PR against ``y_test``. Usage: ``.../python benchmarks/authors_hellinger.py time IN.npz OUT.jsonl
   --src /tmp/PU_Hellinger_Trees``.
 
 Methods and settings (``expsetup.py``): PU-SHRF ``PURandomForestClassifier(random_state=r,
@@ -107,6 +105,24 @@ def build(src: str) -> None:
         os.unlink(f.name)
 
 
+def their_forest(forest_class, method: str, s_fit, random_state: int, **params):
+    """Their ``PURandomForestClassifier`` as ``expsetup.py`` builds PU-SHRF (stratified
+    bootstrap, ``max_samples`` = the unlabeled rows) or PU-HRF (standard bootstrap)."""
+    if method == "PU-SHRF":
+        return forest_class(random_state=random_state, max_samples=int((s_fit == 0).sum()),
+                            pu_biased_bootstrap=True, **params)
+    return forest_class(random_state=random_state, pu_biased_bootstrap=False, **params)
+
+
+def tree_shape(model) -> dict:
+    """Nodes of all trees, their mean maximum depth and mean leaf count (a forest's
+    ``estimators_`` or a single tree)."""
+    trees = [e.tree_ for e in getattr(model, "estimators_", [model])]
+    return {"nodes": int(sum(t.node_count for t in trees)),
+            "depth": sum(t.max_depth for t in trees) / len(trees),
+            "leaves": sum(t.n_leaves for t in trees) / len(trees)}
+
+
 def time_forests(arrays: str, out: str, src: str) -> None:
     """The ``time`` mode: their two forests on the arrays of ``arrays``, one JSON line each."""
     import json
@@ -121,31 +137,23 @@ def time_forests(arrays: str, out: str, src: str) -> None:
     X, s, X_test, y_test = a["X"], a["s"].astype(int), a["X_test"], a["y_test"]
     prior, k, mf = float(a["prior"]), int(a["n_estimators"]), int(a["max_features"])
     n_jobs, repeat = int(a["n_jobs"]), int(a["repeat"])
-    models = {
-        "PU-SHRF": lambda: PURandomForestClassifier(n_estimators=k, max_features=mf, n_jobs=n_jobs, random_state=0,
-                                                    max_samples=int(np.sum(s == 0)), pu_biased_bootstrap=True),
-        "PU-HRF": lambda: PURandomForestClassifier(n_estimators=k, max_features=mf, n_jobs=n_jobs, random_state=0,
-                                                   pu_biased_bootstrap=False),
-    }
     with open(out, "w") as f:
-        for name, make in models.items():
+        for name in ("PU-SHRF", "PU-HRF"):
             seconds = []
             for _ in range(repeat):
-                model = make()
+                model = their_forest(PURandomForestClassifier, name, s, 0, n_estimators=k, max_features=mf,
+                                     n_jobs=n_jobs)
                 t0 = time.perf_counter()
                 model.fit(X, s, p_y=prior)
                 seconds.append(time.perf_counter() - t0)
-            trees = [e.tree_ for e in model.estimators_]
             best, prob = float("inf"), None
             for _ in range(3):
                 t0 = time.perf_counter()
                 prob = model.predict_proba(X_test)[:, 1]
                 best = min(best, time.perf_counter() - t0)
+            shape = tree_shape(model)
             f.write(json.dumps({
-                "method": name, "seconds": seconds,
-                "nodes": int(sum(t.node_count for t in trees)),
-                "depth": float(np.mean([t.max_depth for t in trees])),
-                "rows": int(sum(t.n_node_samples[t.children_left != -1].sum() for t in trees)),
+                "method": name, "seconds": seconds, "nodes": shape["nodes"], "depth": shape["depth"],
                 "predict_seconds": best, "auc_pr": float(average_precision_score(y_test, prob)),
             }) + "\n")
 
@@ -224,12 +232,8 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             model.fit(X_rs, s_rs)
         else:
-            if method == "PU-SHRF":
-                model = PURandomForestClassifier(random_state=r, max_samples=int(np.sum(s_fit == 0)),
-                                                 pu_biased_bootstrap=True)
-                p_y = prior
-            elif method == "PU-HRF":
-                model, p_y = PURandomForestClassifier(random_state=r, pu_biased_bootstrap=False), prior
+            if method in ("PU-SHRF", "PU-HRF"):
+                model, p_y = their_forest(PURandomForestClassifier, method, s_fit, r), prior
             elif method == "PU-HDT":
                 model = DecisionTreeClassifier(random_state=r, max_depth=5)
                 p_y = labeled if tune else prior
@@ -240,25 +244,20 @@ def main(argv=None) -> int:
         seconds = time.perf_counter() - t0
         return model.predict_proba(X_pred)[:, 1], model, seconds
 
-    def tree_size(model):
-        trees = getattr(model, "estimators_", [model])
-        return (float(np.mean([t.get_depth() for t in trees])), float(np.mean([t.get_n_leaves() for t in trees])))
-
     def score(rows, r, method, X_tr, s_tr, X_va, y_va, X_fit, s_fit, X_te, y_te, prior, labeled=None):
         p_va, _, _ = fit_predict(method, r, X_tr, s_tr, X_va, prior, True, labeled)
         f1_va = f1_grid(y_va, p_va)
         threshold = grid[int(np.argmax(f1_va))]  # the first maximum, as theirs
         p_te, model, seconds = fit_predict(method, r, X_fit, s_fit, X_te, prior, False, labeled)
-        depth, leaves = tree_size(model)
+        shape = tree_shape(model)
         rows.append(dict(rep=r, method=method, auc_pr=average_precision_score(y_te, p_te),
                          f1_test_oracle=float(f1_grid(y_te, p_te).max()),
                          f1_tuned=f1_score(y_te, (p_te > threshold).astype(int)), f1_threshold=threshold,
-                         fit_seconds=seconds, mean_depth=depth, mean_leaves=leaves))
+                         fit_seconds=seconds, mean_depth=shape["depth"], mean_leaves=shape["leaves"]))
         print(rows[-1], flush=True)
 
     rows = []
     if args.mode == "pipeline":
-        sys.path.append(args.src)
         from pos_noisyneg.utils import make_noisy_negatives
 
         start, stop = map(int, args.seeds.split(":"))

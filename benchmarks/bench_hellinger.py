@@ -64,7 +64,6 @@ import argparse
 import json
 import os
 import subprocess
-import sys
 import tempfile
 import time
 
@@ -246,9 +245,11 @@ def main(argv=None):
     ap.add_argument("--n-jobs", type=int, default=1)
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--authors-src", help="the first author's checkout, built (benchmarks/authors_hellinger.py)")
-    ap.add_argument("--authors-python", default=sys.executable,
-                    help="the interpreter of their environment (Python 3.9, scikit-learn 0.24.2)")
+    ap.add_argument("--authors-python", help="the interpreter of their environment (Python 3.9, scikit-learn "
+                    "0.24.2); needed with --authors-src")
     args = ap.parse_args(argv)
+    if args.authors_src and not args.authors_python:
+        ap.error("--authors-src needs --authors-python (their code does not run in this interpreter)")
 
     t0 = time.perf_counter()
     Xw, yw, sw, _, _ = imbalanced_data(500, 5)
