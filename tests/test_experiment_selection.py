@@ -21,8 +21,9 @@ from pu_lib.workflow import registry
 from pu_lib.datasets import prepare_dataset
 from pu_lib.workflow.experiments.config import ConfigError, Grid, validate_config
 from pu_lib.workflow.experiments.methods import make_method, select_params
-from pu_lib.workflow.experiments.runner import (RepetitionData, build_tasks, make_label_sets, run_repetition,
-                                       select_for_repetition)
+from pu_lib.workflow.experiments.runner import (RepetitionData, apply_dataset_selection, build_tasks, fit_eval,
+                                               make_label_sets, run_repetition, select_for_repetition,
+                                               write_label_sets)
 from pu_lib.model_selection import PU_SCORERS, PUStratifiedKFold, make_pu_scorer
 
 
@@ -231,6 +232,62 @@ def test_workflow_rows_carry_the_choice_and_fits_see_training_rows_only(spy, sch
     pd.testing.assert_frame_equal(df[cols], again[cols])
 
 
+def test_scope_dataset_chooses_once_on_the_first_repetition_and_every_repetition_uses_it(spy, schema_path,
+                                                                                         bc_path, tmp_path):
+    """scope: dataset makes the choice that scope repetition makes in repetition 0 (same
+    folds, same seed), before any repetition runs, on repetition 0's training rows only;
+    every repetition is then fitted once, with that point, and records it."""
+    select = {"grid": {"C": [0.001, 1.0]}, "scorer": "pu_auc", "cv": 3}
+    per_rep = Grid(validate_config(_config({"spy": {"method": "test_spy_lr", "select": select}}), schema_path))
+    once = Grid(validate_config(_config({"spy": {"method": "test_spy_lr", "select": {**select, "scope": "dataset"}}}),
+                                schema_path))
+    assert per_rep.method_hash("e", "spy") != once.method_hash("e", "spy")
+    cell = next(once.cells())
+    spec = once.fit_spec(cell)
+    labels = write_label_sets(spec, bc_path, str(tmp_path / "labels.parquet"))
+    train0 = {row.tobytes() for row in _training_rows(spec, bc_path, labels, 0)}
+    spy.seen.clear()
+    df = fit_eval(spec, bc_path, str(tmp_path / "labels.parquet"), progress=False)
+    sizes = [fit_X.shape[0] for fit_X in spy.seen]
+    # 2 points x 3 folds on parts of repetition 0's training rows, then one fit per repetition
+    assert len(sizes) == 2 * 3 + 2 and max(sizes[:6]) < len(train0)
+    assert all(row.tobytes() in train0 for fit_X in spy.seen[:6] for row in fit_X)
+    assert list(df["rep"]) == [0, 1]
+    assert (df["selection_scope"] == "dataset").all() and (df["selection_rep"] == 0).all()
+    assert df["selected_params"].nunique() == 1 and df["selection_scores"].nunique() == 1
+    # the choice is scope repetition's choice in repetition 0
+    ref = run_repetition(build_tasks(per_rep.fit_spec(next(per_rep.cells())), bc_path, labels)[0])
+    assert ref["selection_scope"] == "repetition" and ref["selection_rep"] == 0
+    assert (ref["selected_params"], ref["selection_scores"]) == (df["selected_params"][0], df["selection_scores"][0])
+    assert df["f1"][0] == ref["f1"]
+    # each repetition's task carries the chosen point in params and no select block
+    tasks = apply_dataset_selection(build_tasks(spec, bc_path, labels))
+    assert all("select" not in t["method_spec"] and t["method_spec"]["params"]["C"] == json.loads(
+        df["selected_params"][0])["C"] for t in tasks)
+
+
+def _training_rows(spec, path, labels, rep):
+    from pu_lib.workflow.experiments.runner import _repetition_cell
+
+    task = build_tasks(spec, path, labels)[rep]
+    return _repetition_cell(task)[0].X_tr
+
+
+def test_scope_dataset_gives_the_same_rows_for_any_worker_count(schema_path, bc_path, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    methods = {"pet": {"method": "pu_extra_trees", "params": {"prior": True, "n_estimators": 5},
+                       "select": {"grid": {"max_depth": [1, 3]}, "scorer": "nnpu_risk", "scope": "dataset"}}}
+    grid = Grid(validate_config(_config(methods, repetitions=3), schema_path))
+    spec = grid.fit_spec(next(grid.cells()))
+    write_label_sets(spec, bc_path, str(tmp_path / "labels.parquet"))
+    local = fit_eval(spec, bc_path, str(tmp_path / "labels.parquet"), progress=False)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster) as client:
+        spread = fit_eval(spec, bc_path, str(tmp_path / "labels.parquet"), client=client, progress=False)
+    cols = ["rep", "selected_params", "selection_scores", "selection_rep", "f1", "auc_roc"]
+    pd.testing.assert_frame_equal(local[cols], spread[cols])
+
+
 def test_the_method_hash_changes_with_select_only_for_that_method(schema_path):
     base = {"a": {"method": "pu_weighted_lr"}, "b": {"method": "pu_weighted_lr", "params": {"C": 1.0}}}
     sel = {**base, "a": {**base["a"], "select": {"grid": {"C": [0.1, 1.0]}, "scorer": "lee_liu"}}}
@@ -257,6 +314,7 @@ def test_the_method_hash_changes_with_select_only_for_that_method(schema_path):
     ({"grid": {"C": [1.0]}}, "methods.m.select: 'scorer' is a required property"),
     ({"grid": {"C": [1.0]}, "scorer": "lee_liu", "refit": False}, "methods.m.select.refit"),
     ({"grid": {"C": [1.0]}, "scorer": "lee_liu", "folds": 3}, "methods.m.select: Additional properties"),
+    ({"grid": {"C": [1.0]}, "scorer": "lee_liu", "scope": "run"}, "methods.m.select.scope"),
     ({"grid": {"C": [1.0]}, "scorer": "nnpu_risk"}, "methods.m.select.scorer: 'nnpu_risk' needs the class prior"),
 ])
 def test_a_bad_select_block_is_a_config_error_naming_its_path(schema_path, select, where):
@@ -302,16 +360,26 @@ def _merged(repo, *names):
                               defaults=repo / "config" / "config.yaml")
 
 
-@pytest.mark.parametrize("paper, overlay, selected", [
-    ("pu_extra_trees.yaml", "pu_extra_trees_neural_selected.yaml",
-     {"upu_mlp6", "nnpu_mlp6", "upu_mlp5_softsign", "nnpu_mlp5_softsign"}),
-    ("ada_pu.yaml", "ada_pu_neural_selected.yaml", {"upu_mlp3", "nnpu_mlp3", "upu_mlp6", "nnpu_mlp6", "nnpu_linear"}),
+PU_ET_SELECTED = {"upu_mlp6", "nnpu_mlp6", "upu_mlp5_softsign", "nnpu_mlp5_softsign"}
+ADA_PU_SELECTED = {"upu_mlp3", "nnpu_mlp3", "upu_mlp6", "nnpu_mlp6", "nnpu_linear"}
+
+
+@pytest.mark.parametrize("papers, overlay, selected, per_dataset", [
+    (["pu_extra_trees.yaml"], "pu_extra_trees_neural_selected.yaml", PU_ET_SELECTED, set()),
+    (["ada_pu.yaml"], "ada_pu_neural_selected.yaml", ADA_PU_SELECTED, set()),
+    (["pu_extra_trees.yaml", "pu_extra_trees_neural_reduced.yaml"], "pu_extra_trees_neural_selected_reduced.yaml",
+     PU_ET_SELECTED | {"upu_mlp6_e30", "nnpu_mlp6_e30"}, {"upu_mlp6_e30", "nnpu_mlp6_e30"}),
+    (["ada_pu.yaml", "ada_pu_neural_reduced.yaml"], "ada_pu_neural_selected_reduced.yaml", ADA_PU_SELECTED,
+     {"upu_mlp6", "nnpu_mlp6"}),
 ])
-def test_the_selection_overlays_add_select_to_the_upu_nnpu_networks_only(repo, schema_path, paper, overlay,
-                                                                         selected):
+def test_the_selection_overlays_add_select_to_the_upu_nnpu_networks_only(repo, schema_path, papers, overlay,
+                                                                         selected, per_dataset):
+    """Each overlay adds a select block to the uPU / nnPU networks and changes nothing else;
+    the reduced-protocol overlays choose once per data set exactly where they say, and
+    elsewhere keep the per-repetition blocks of the full overlays (same method hashes)."""
     pytest.importorskip("snakemake")
-    full = validate_config(_merged(repo, paper), schema_path)
-    ours = validate_config(_merged(repo, paper, overlay), schema_path)
+    full = validate_config(_merged(repo, *papers), schema_path)
+    ours = validate_config(_merged(repo, *papers, overlay), schema_path)
     assert set(yaml.safe_load((repo / "config" / "papers" / overlay).read_text())) == {"methods"}
     for name, spec in full["methods"].items():
         other = dict(ours["methods"][name])
@@ -322,7 +390,13 @@ def test_the_selection_overlays_add_select_to_the_upu_nnpu_networks_only(repo, s
             assert select["scorer"] == "nnpu_risk" and select["refit"] is True and select["cv"] >= 2
             assert set(select["grid"]) <= {"learning_rate", "weight_decay", "batch_size"}
             assert math.prod(len(v) for v in select["grid"].values()) <= 8
+            assert select.get("scope", "repetition") == ("dataset" if name in per_dataset else "repetition"), name
     assert ours["experiments"] == full["experiments"]
+    if len(papers) > 1:  # the per-repetition blocks are those of the full overlay
+        base = overlay.replace("_reduced", "")
+        whole = validate_config(_merged(repo, papers[0], base), schema_path)
+        for name in selected - per_dataset:
+            assert ours["methods"][name]["select"] == whole["methods"][name]["select"], name
 
 
 # --------------------------------------------------------------------------- neural

@@ -26,7 +26,11 @@ Every point of ``grid`` (its values replace those of ``params``) is scored by
 scikit-learn's ``GridSearchCV`` with the PU scorer ``scorer``
 (:func:`pu_lib.model_selection.make_pu_scorer`) over ``cv`` folds of
 :class:`pu_lib.model_selection.PUStratifiedKFold` on ``(X, s)`` of the training rows; the
-method is then fitted on all training rows with the best point. No true class enters
+method is then fitted on all training rows with the best point. ``scope`` (default
+``"repetition"``) says where: in every repetition on its own training rows, or
+(``"dataset"``) once per cell on its first repetition's training rows, the choice then
+used by every repetition (:func:`pu_lib.workflow.experiments.runner.apply_dataset_selection`;
+a paper that tuned per data set, at a fraction of the cost). No true class enters
 (docs/neural.md, "Choosing the networks' settings on PU data").
 """
 
@@ -39,7 +43,7 @@ import numpy as np
 
 from pu_lib.workflow import registry
 
-__all__ = ["SELECT_DEFAULTS", "check_method_spec", "check_select_spec", "is_prior_method", "make_method",
+__all__ = ["SELECT_DEFAULTS", "SELECT_SCOPES", "check_method_spec", "check_select_spec", "is_prior_method", "make_method",
            "select_params"]
 
 #: stands in for ``prior: true`` / ``label_frequency: true`` when the parameters are
@@ -132,8 +136,11 @@ def make_method(spec: dict, random_state=None, n_jobs: int = 1):
 
 # --------------------------------------------------------------------------- select
 #: the keys of a method spec's ``select`` block besides ``grid`` and ``scorer`` (both
-#: required), with their defaults (the config schema fills the same ones in)
-SELECT_DEFAULTS = {"cv": 3, "refit": True}
+#: required), with their defaults (the config schema fills in ``cv`` and ``refit``;
+#: ``scope`` stays absent when not given, so the specs written before it keep their hash)
+SELECT_DEFAULTS = {"cv": 3, "refit": True, "scope": "repetition"}
+#: ``select.scope`` values: choose in every repetition, or once per cell on its first repetition
+SELECT_SCOPES = ("repetition", "dataset")
 
 #: parameters a ``select.grid`` may not vary: resolved per repetition from the true
 #: classes (``prior``, ``label_frequency``), set by the runner (``random_state``,
@@ -145,7 +152,8 @@ NOT_SELECTABLE = ("prior", "label_frequency", "random_state", "n_jobs", "estimat
 def check_select_spec(spec: dict) -> None:
     """Raise ``ValueError`` starting with ``select`` and naming the field when a method
     spec's ``select`` block is invalid (nothing to check without one): keys other than
-    ``grid``, ``scorer``, ``cv`` and ``refit``; a class-prior estimator (only classifiers
+    ``grid``, ``scorer``, ``cv``, ``refit`` and ``scope``; a ``scope`` not in
+    :data:`SELECT_SCOPES`; a class-prior estimator (only classifiers
     are scored); an unknown scorer (:data:`pu_lib.model_selection.PU_SCORERS`); ``cv``
     not an integer >= 2; ``refit`` other than true; an empty grid, a grid key that is not a
     parameter of the method (:func:`pu_lib.workflow.registry.parameter_schema`) or is one of
@@ -164,7 +172,7 @@ def check_select_spec(spec: dict) -> None:
         raise ValueError(f"select: must be a mapping with grid and scorer (and cv, refit), got {select!r}")
     unknown = sorted(set(select) - {"grid", "scorer", *SELECT_DEFAULTS})
     if unknown:
-        raise ValueError(f"select: unknown key(s) {unknown}; expected grid, scorer, cv, refit")
+        raise ValueError(f"select: unknown key(s) {unknown}; expected grid, scorer, cv, refit, scope")
     if registry.get(name).kind != "classifier":
         raise ValueError(f"select: method {name!r} is a class-prior estimator; select chooses a classifier's "
                          "parameters by a PU scorer of its predictions")
@@ -175,6 +183,8 @@ def check_select_spec(spec: dict) -> None:
     cv = select.get("cv", SELECT_DEFAULTS["cv"])
     if isinstance(cv, bool) or not isinstance(cv, (int, np.integer)) or cv < 2:
         raise ValueError(f"select.cv: must be an integer >= 2 (the folds of PUStratifiedKFold), got {cv!r}")
+    if select.get("scope", SELECT_DEFAULTS["scope"]) not in SELECT_SCOPES:
+        raise ValueError(f"select.scope: must be one of {list(SELECT_SCOPES)}, got {select.get('scope')!r}")
     if select.get("refit", True) is not True:
         raise ValueError(f"select.refit: must be true (the method is refitted on all training rows with the "
                          f"chosen parameters, and that model is scored), got {select.get('refit')!r}")

@@ -314,35 +314,48 @@ def fit_kwargs(est, supplied: dict) -> dict:
     return out
 
 
+def _repetition_cell(task: dict):
+    """One repetition's data as the method sees it: ``(cell, method_spec, prior_given, est,
+    kwargs)`` -- the loaded and checked rows (:class:`RepetitionData`, features scaled as the
+    method spec says), the spec with ``prior: true`` resolved, the unfitted estimator with
+    the task's fit seed and its fit inputs (:func:`fit_kwargs`)."""
+    from pu_lib.workflow.experiments.methods import make_method
+
+    entry = task["dataset"]
+    X, y_all, _ = load_cell_dataset(entry, task["dataset_path"], task["rep"])
+    lab = task["labels"]
+    rows, split, y = lab["row"], lab["split"], lab["y"]
+    if not np.array_equal(y_all[rows], y):
+        raise ValueError(
+            f"label set for dataset {entry['id']!r} rep {task['rep']} does not match the dataset's "
+            "targets; the dataset file changed after the labels were made"
+        )
+    tr = split == "train"
+    X = scale_features(X, rows[split != "test"], task["method_spec"].get("scale"))
+    cell = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"], tr=tr,
+                          propensity_attributes=lab.get("propensity_attributes"))
+    method_spec, prior_given = resolve_method_spec(task["method_spec"], cell.y_tr, cell.propensity_tr)
+    est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
+    return cell, method_spec, prior_given, est, fit_kwargs(est, cell.supplied())
+
+
 def run_repetition(task: dict) -> dict:
     """Fit one method on one repetition's training data and score it (a Dask task).
 
     The method's registry kind decides what is recorded: a classifier is scored on the
     evaluation rows (:func:`pu_lib.workflow.experiments.classifier_eval.classifier_row`), a
     class-prior estimator by its estimates (:func:`pu_lib.workflow.experiments.prior_eval.prior_row`).
+    A task of :func:`apply_dataset_selection` carries its cell's choice (``selection``: the
+    result columns; its ``method_spec`` holds the chosen parameters and no ``select``).
     """
     from pu_lib.workflow import registry
     from pu_lib.distributed import limit_threads
-    from pu_lib.workflow.experiments.methods import make_method
 
     with limit_threads(1):
         entry = task["dataset"]
-        X, y_all, _ = load_cell_dataset(entry, task["dataset_path"], task["rep"])
         lab = task["labels"]
-        rows, split, y = lab["row"], lab["split"], lab["y"]
-        if not np.array_equal(y_all[rows], y):
-            raise ValueError(
-                f"label set for dataset {entry['id']!r} rep {task['rep']} does not match the dataset's "
-                "targets; the dataset file changed after the labels were made"
-            )
-        tr = split == "train"
-        X = scale_features(X, rows[split != "test"], task["method_spec"].get("scale"))
-        attrs = lab.get("propensity_attributes")
-        cell = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"], tr=tr,
-                              propensity_attributes=attrs)
-        method_spec, prior_given = resolve_method_spec(task["method_spec"], cell.y_tr, cell.propensity_tr)
-        est = make_method(method_spec, random_state=task["seed"], n_jobs=1)
-        kwargs = fit_kwargs(est, cell.supplied())
+        cell, method_spec, prior_given, est, kwargs = _repetition_cell(task)
+        X, rows, split, y, tr = cell.X, cell.rows, cell.split, cell.y, cell.tr
         if registry.get(method_spec["method"]).kind == "prior":
             from pu_lib.workflow.experiments.prior_eval import prior_row
 
@@ -353,7 +366,7 @@ def run_repetition(task: dict) -> dict:
 
             # tune on (train, val), then refit a clone on train + val (split.refit)
             full = RepetitionData(X=X, rows=rows, split=split, s=lab["s"], y=y, propensity=lab["propensity"],
-                                  tr=split != "test", propensity_attributes=attrs)
+                                  tr=split != "test", propensity_attributes=cell.propensity_attributes)
             est_full, prior_full = refit_clone(est, task["method_spec"], full.y_tr, full.propensity_tr)
             kwargs_full = fit_kwargs(est_full, full.supplied())
             row = base_row(task, entry, lab, int(full.tr.sum()), int(full.s_tr.sum()))
@@ -365,12 +378,45 @@ def run_repetition(task: dict) -> dict:
 
             row = base_row(task, entry, lab, int(tr.sum()), int(cell.s_tr.sum()))
             with _recorded_fit_errors(task, row):
-                if method_spec.get("select"):  # choose parameters on the training rows' (X, s)
+                if task.get("selection"):  # chosen once for the cell (apply_dataset_selection)
+                    row.update(task["selection"])
+                elif method_spec.get("select"):  # choose parameters on the training rows' (X, s)
                     est, selection = select_for_repetition(est, method_spec, cell, kwargs, prior_given,
                                                            task["seed"])
-                    row.update(selection)
+                    row.update(selection, selection_scope="repetition", selection_rep=task["rep"])
                 row.update(classifier_row(est, cell, kwargs, task, prior_given))
         return row
+
+
+def apply_dataset_selection(tasks: list[dict]) -> list[dict]:
+    """``tasks`` with a ``select`` block of ``scope: dataset`` resolved once for the cell.
+
+    The choice is made as :func:`select_for_repetition` makes it, on the first repetition's
+    training rows ``(X, s)`` with that repetition's fit seed (folds and network seeds), in
+    this process before any task is dispatched -- so it is the same for any worker count.
+    Every task then gets a method spec with the chosen point written into ``params`` and no
+    ``select``, and the choice's result columns (``selection``, with ``selection_scope``
+    ``"dataset"`` and ``selection_rep``, the repetition it was made on; its
+    ``selection_seconds`` is that one selection's time, in every row). Tasks without such a
+    block are returned unchanged. A selection that fails raises (the cell has no choice to
+    record), also under ``fit_errors: record``."""
+    select = (tasks[0]["method_spec"].get("select") or {}) if tasks else {}
+    if select.get("scope", "repetition") != "dataset":
+        return tasks
+    from pu_lib.distributed import limit_threads
+
+    first = min(tasks, key=lambda t: t["rep"])
+    with limit_threads(1):
+        cell, method_spec, prior_given, est, kwargs = _repetition_cell(first)
+        _, columns = select_for_repetition(est, method_spec, cell, kwargs, prior_given, first["seed"])
+    chosen = json.loads(columns["selected_params"])
+    columns = {**columns, "selection_scope": "dataset", "selection_rep": int(first["rep"])}
+    out = []
+    for task in tasks:
+        spec = {k: v for k, v in task["method_spec"].items() if k != "select"}
+        spec["params"] = {**(spec.get("params") or {}), **chosen}
+        out.append({**task, "method_spec": spec, "selection": columns})
+    return out
 
 
 def select_for_repetition(est, method_spec: dict, cell, kwargs: dict, prior_given, seed):
@@ -580,7 +626,7 @@ def fit_eval(spec: dict, dataset_path: str | None, labels_path: str, client=None
     labels = pd.read_parquet(labels_path)
     if dataset_path is not None:  # workers of an external scheduler have their own working directory
         dataset_path = str(Path(dataset_path).resolve())
-    tasks = build_tasks(spec, dataset_path, labels)
+    tasks = apply_dataset_selection(build_tasks(spec, dataset_path, labels))
     cell = f"{spec['experiment']}/{spec['dataset']['id']}/{spec['setting_id']}/{spec['method']}"
     report = Progress(len(tasks), cell) if progress else None
     if client is None:
