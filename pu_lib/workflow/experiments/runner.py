@@ -400,16 +400,19 @@ def apply_dataset_selection(tasks: list[dict]) -> list[dict]:
     ``selection_seconds`` is that one selection's time, in every row). Tasks without such a
     block are returned unchanged. A selection that fails raises (the cell has no choice to
     record), also under ``fit_errors: record``."""
+    from pu_lib.workflow.experiments.methods import SELECT_DEFAULTS
+
     select = (tasks[0]["method_spec"].get("select") or {}) if tasks else {}
-    if select.get("scope", "repetition") != "dataset":
+    if select.get("scope", SELECT_DEFAULTS["scope"]) != "dataset":
         return tasks
     from pu_lib.distributed import limit_threads
 
     first = min(tasks, key=lambda t: t["rep"])
     with limit_threads(1):
         cell, method_spec, prior_given, est, kwargs = _repetition_cell(first)
-        _, columns = select_for_repetition(est, method_spec, cell, kwargs, prior_given, first["seed"])
-    chosen = json.loads(columns["selected_params"])
+        best, columns = select_for_repetition(est, method_spec, cell, kwargs, prior_given, first["seed"])
+    # the chosen values as the estimator holds them (not read back from the JSON column)
+    chosen = {k: best.get_params()[k] for k in select["grid"]}
     columns = {**columns, "selection_scope": "dataset", "selection_rep": int(first["rep"])}
     out = []
     for task in tasks:
