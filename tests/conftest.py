@@ -258,16 +258,27 @@ def pytest_xdist_make_scheduler(config, log):
     change one after another, are made once), and the files that read one shared workflow
     run (:data:`SHARED_RUN_GROUPS`) form one unit, so that the run is made once. (pytest-xdist
     3.8's own ``xdist_group`` marks do not reach its scheduler under pytest 9.2, whose node
-    ids no longer take the group suffix.)"""
+    ids no longer take the group suffix.)
+
+    The shared-run units are handed out first: each makes a whole workflow run before its
+    first test, and pytest-xdist otherwise orders units by their number of tests, which put
+    the tiny run's few tests last, on one worker while the other had nothing left to do."""
     if config.getvalue("dist") != "loadgroup":
         return None
     from xdist.scheduler import LoadScopeScheduling
 
     groups = _worker_groups(Path(__file__).resolve().parent, Path(config.rootpath))
+    first = list(dict.fromkeys(SHARED_RUN_GROUPS.values()))
 
     class SharedRunScheduling(LoadScopeScheduling):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return groups.get(path, path)
+
+        def _assign_work_unit(self, node) -> None:
+            for scope in reversed(first):  # the workqueue is an OrderedDict, taken from the front
+                if scope in self.workqueue:
+                    self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
 
     return SharedRunScheduling(config, log)

@@ -77,7 +77,7 @@ FAST_PARAMS: dict[str, dict] = {
     # given label frequency, both 1, the first column as propensity attribute, few EM iterations
     "propensity_weighted": {"propensity_function": unit_propensity},
     "label_frequency_weighted": {"label_frequency": 1.0},
-    "sar_em": {"propensity_attributes": [0], "max_iter": 20},
+    "sar_em": {"propensity_attributes": [0], "max_iter": 5},
     # neural PU learners
     "upu": {**_PRIOR, **_NEURAL},
     "nnpu": {**_PRIOR, **_NEURAL},
