@@ -327,6 +327,7 @@ def test_thresholds_are_the_authors(fits):
     res = km_estimate(*(lambda X, s: (X[s == 0], X[s == 1]))(*fits[0.5, 0][:2]))
     assert res["threshold"]["km1"] == pytest.approx(km1)
     assert res["kappa"] == pytest.approx(est.kappa_)
+    assert est.thresholds_ == pytest.approx(res["threshold"]) and est.thresholds_["km2"] == est.threshold_
 
 
 def test_bisection_returns_the_kink_within_epsilon(fits):
@@ -346,10 +347,9 @@ def test_bisection_returns_the_kink_within_epsilon(fits):
 def test_km1_and_km2_are_ordered_like_their_thresholds(fits):
     """The estimate grows with the threshold (d convex), so KM1 >= KM2 exactly when KM1's
     threshold 1/sqrt(min(N, M)) is at least KM2's (the paper does not order them otherwise)."""
-    for X, s, est in fits.values():
-        res = km_estimate(X[s == 0], X[s == 1])
-        dk = res["kappa"]["km1"] - res["kappa"]["km2"]
-        dt = res["threshold"]["km1"] - res["threshold"]["km2"]
+    for _, _, est in fits.values():
+        dk = est.kappa_["km1"] - est.kappa_["km2"]
+        dt = est.thresholds_["km1"] - est.thresholds_["km2"]
         assert dk * dt >= 0 or abs(dk) < 1e-12
 
 

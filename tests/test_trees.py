@@ -38,13 +38,13 @@ def partial_risk(loss, risk, v, wp, w):
     l = LOSSES[loss]
     if risk == "upu":
         return wp * l(v, 1) - wp * l(v, -1) + w * l(v, -1)
-    return wp * l(v, 1) + max(0.0, w * l(v, -1) - wp * l(v, -1))
+    return wp * l(v, 1) + np.maximum(0.0, w * l(v, -1) - wp * l(v, -1))  # v: a number or an array
 
 
 def numeric_min(loss, risk, wp, w):
     f = lambda v: partial_risk(loss, risk, v, wp, w)
     grid = np.concatenate([np.linspace(-30, 30, 6001)])
-    vals = np.array([f(v) for v in grid])
+    vals = f(grid)
     i = int(np.argmin(vals))
     res = minimize_scalar(f, bracket=(grid[max(i - 1, 0)], grid[i], grid[min(i + 1, len(grid) - 1)])) \
         if 0 < i < len(grid) - 1 else None

@@ -502,6 +502,7 @@ class KMPriorEstimator(BasePriorEstimator):
     kappa_ : dict with the KM1 and KM2 estimates of the same fit (``alpha_`` is
         ``kappa_[variant]``).
     lambda_, threshold_ : ``lambda_hat`` and the slope threshold of the chosen variant.
+    thresholds_ : dict with the KM1 and KM2 slope thresholds of the same fit.
     kernel_width_, d_inf_, initial_slope_ : the kernel width, ``||mu_F - mu_H||`` and
         the initial slope ``s_0``.
     solver_, rank_ : ``"nnls"`` with the rank of the kernel factor, or ``"active-set"``
@@ -551,6 +552,7 @@ class KMPriorEstimator(BasePriorEstimator):
         self.kappa_ = dict(res["kappa"])
         self.lambda_ = res["lambda"][self.variant]
         self.threshold_ = res["threshold"][self.variant]
+        self.thresholds_ = dict(res["threshold"])
         self.kernel_width_ = res["width"]
         self.d_inf_ = res["d_inf"]
         self.initial_slope_ = res["initial_slope"]

@@ -22,7 +22,7 @@ __all__ = ["CHECK_DATA_PARAMS", "FAST_PARAMS", "LabeledSharePrior", "check_param
 
 #: the neural learners in the checks: a small MLP, full batches (integer weights ==
 #: repeated rows holds for whole-set batches), float64
-_NEURAL = {"hidden_sizes": (16,), "epochs": 20, "batch_size": 1000, "learning_rate": 3e-2, "dtype": "float64"}
+_NEURAL = {"hidden_sizes": (16,), "epochs": 10, "batch_size": 1000, "learning_rate": 3e-2, "dtype": "float64"}
 #: prior-taking classifiers get a numeric prior (no prior estimator in the loop)
 _PRIOR = {"prior": 0.4}
 _XGB_FEW = {"n_estimators": 5}
@@ -58,6 +58,9 @@ FAST_PARAMS: dict[str, dict] = {
     "pu_bagging_et": {"n_estimators": 3, "base_n_estimators": 5},
     "pu_bagging": {"n_estimators": 5},
     "adasyn_rf": {"n_estimators": 10},
+    # Lee and Liu's selection of C on two candidates (the default grid's C = inf runs lbfgs
+    # to max_iter on the checks' separable data)
+    "pu_weighted_lr": {"C_grid": (0.1, 1.0)},
     # PU risks by XGBoost and Ada-PU: 10 rounds
     "upu_xgb": {"n_estimators": 10, **_PRIOR},
     "nnpu_xgb": {"n_estimators": 10, **_PRIOR},
