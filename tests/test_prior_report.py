@@ -81,7 +81,7 @@ def test_pulsnar_evaluation_columns_and_figures():
     from pu_lib.prior.evaluation import pulsnar_evaluation
     from pu_lib.prior import PULSCAR, TIcE
 
-    d = make_pulsnar_scar(0.3, n_labeled=300, n_unlabeled=900, n_features=10, random_state=0)
+    d = make_pulsnar_scar(0.3, n_labeled=150, n_unlabeled=450, n_features=10, random_state=0)
     s = d.meta["recipe_s"].to_numpy()
     y = d.target.astype(int)
     est = PULSCAR(random_state=0).fit(d.X, s)

@@ -664,8 +664,8 @@ def test_sar_em_attribute_errors():
 
 
 def test_sar_em_is_deterministic_given_random_state():
-    X, _, s, _, _ = _em_data(3000, seed=2)
-    Xt = _em_data(500, seed=3)[0]
+    X, _, s, _, _ = _em_data(800, seed=2)
+    Xt = _em_data(200, seed=3)[0]
 
     def fit():
         return SAREMClassifier(propensity_attributes=E_ATTRS, random_state=5).fit(X, s)
