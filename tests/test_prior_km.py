@@ -327,7 +327,7 @@ def test_thresholds_are_the_authors(fits):
     res = km_estimate(*(lambda X, s: (X[s == 0], X[s == 1]))(*fits[0.5, 0][:2]))
     assert res["threshold"]["km1"] == pytest.approx(km1)
     assert res["kappa"] == pytest.approx(est.kappa_)
-    assert est.thresholds_ == pytest.approx(res["threshold"]) and est.thresholds_["km2"] == est.threshold_
+    assert est.thresholds_ == pytest.approx(res["threshold"]) and est.thresholds_[est.variant] == est.threshold_
 
 
 def test_bisection_returns_the_kink_within_epsilon(fits):
