@@ -412,7 +412,8 @@ def apply_dataset_selection(tasks: list[dict]) -> list[dict]:
         cell, method_spec, prior_given, est, kwargs = _repetition_cell(first)
         best, columns = select_for_repetition(est, method_spec, cell, kwargs, prior_given, first["seed"])
     # the chosen values as the estimator holds them (not read back from the JSON column)
-    chosen = {k: best.get_params()[k] for k in select["grid"]}
+    params = best.get_params()
+    chosen = {k: params[k] for k in select["grid"]}
     columns = {**columns, "selection_scope": "dataset", "selection_rep": int(first["rep"])}
     out = []
     for task in tasks:
